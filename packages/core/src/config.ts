@@ -1,0 +1,116 @@
+import { parseArgs } from 'node:util';
+import { type LogLevel, parseLogLevel } from './logger.js';
+
+export type TransportKind = 'stdio' | 'http';
+
+/** Start-up settings from flags, falling back to SHIPYARD_* environment variables. */
+export interface ServerConfig {
+  transport: TransportKind;
+  host: string;
+  port: number;
+  /** Raw --data-dir / SHIPYARD_DATA_DIR; the db package applies the default location. */
+  dataDir: string | undefined;
+  readOnly: boolean;
+  tools: string[] | undefined;
+  user: string | undefined;
+  logLevel: LogLevel;
+  /** Bearer token for HTTP (`SHIPYARD_HTTP_TOKEN`); env only so it never shows in `ps`. */
+  httpToken: string | undefined;
+  /** Extra Host header values accepted over HTTP (`--allowed-hosts`, `SHIPYARD_ALLOWED_HOSTS`). */
+  allowedHosts: string[];
+  help: boolean;
+  version: boolean;
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 3333;
+
+const OPTIONS = {
+  transport: { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'read-only': { type: 'boolean' },
+  tools: { type: 'string' },
+  user: { type: 'string' },
+  'log-level': { type: 'string' },
+  'allowed-hosts': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+export class UsageError extends Error {}
+
+function list(value: string | undefined): string[] | undefined {
+  const items = value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return items && items.length > 0 ? items : undefined;
+}
+
+function bool(value: string | undefined): boolean {
+  return value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+}
+
+export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServerConfig {
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const transport = values.transport ?? env.SHIPYARD_TRANSPORT ?? 'stdio';
+  if (transport !== 'stdio' && transport !== 'http') {
+    throw new UsageError(`--transport must be stdio or http, got "${transport}"`);
+  }
+  const portText = values.port ?? env.SHIPYARD_PORT ?? String(DEFAULT_PORT);
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) {
+    throw new UsageError(`--port must be a number from 0 to 65535, got "${portText}"`);
+  }
+  const logLevelText = values['log-level'] ?? env.SHIPYARD_LOG_LEVEL;
+  const logLevel = parseLogLevel(logLevelText);
+  if (logLevelText !== undefined && logLevel !== logLevelText) {
+    throw new UsageError(`--log-level must be debug, info, warn, error or silent, got "${logLevelText}"`);
+  }
+  return {
+    transport,
+    host: values.host ?? env.SHIPYARD_HOST ?? DEFAULT_HOST,
+    port,
+    dataDir: values['data-dir'] ?? (env.SHIPYARD_DATA_DIR || undefined),
+    readOnly: values['read-only'] ?? bool(env.SHIPYARD_READ_ONLY),
+    tools: list(values.tools ?? env.SHIPYARD_TOOLS),
+    user: values.user ?? (env.SHIPYARD_USER || undefined),
+    logLevel,
+    httpToken: env.SHIPYARD_HTTP_TOKEN || undefined,
+    allowedHosts: list(values['allowed-hosts'] ?? env.SHIPYARD_ALLOWED_HOSTS) ?? [],
+    help: values.help ?? false,
+    version: values.version ?? false,
+  };
+}
+
+export function helpText(bin: string, description: string | undefined): string {
+  return `${bin}${description ? ` - ${description}` : ''}
+
+Usage: ${bin} [options]
+
+Options (each also read from the environment variable shown):
+  --transport stdio|http   how clients connect (SHIPYARD_TRANSPORT, default stdio)
+  --host HOST              HTTP bind address (SHIPYARD_HOST, default ${DEFAULT_HOST}); a
+                           non-loopback address requires SHIPYARD_HTTP_TOKEN
+  --port PORT              HTTP port (SHIPYARD_PORT, default ${DEFAULT_PORT}; 0 picks a free one)
+  --allowed-hosts a,b      extra Host header names accepted over HTTP (SHIPYARD_ALLOWED_HOSTS)
+  --data-dir DIR           where the SQLite file lives (SHIPYARD_DATA_DIR, default
+                           $XDG_DATA_HOME/shipyard or ~/.local/share/shipyard)
+  --read-only              expose only read-only tools (SHIPYARD_READ_ONLY=1)
+  --tools a,b              expose only these tools (SHIPYARD_TOOLS)
+  --user NAME              who "me" is, recorded as author (SHIPYARD_USER)
+  --log-level LEVEL        debug|info|warn|error|silent, to stderr (SHIPYARD_LOG_LEVEL, default info)
+  -h, --help               show this help
+  -v, --version            print the version
+
+Environment only:
+  SHIPYARD_HTTP_TOKEN      bearer token HTTP clients must send (Authorization: Bearer ...)
+`;
+}

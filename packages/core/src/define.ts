@@ -1,0 +1,138 @@
+import type { z } from 'zod';
+import type { Logger } from './logger.js';
+
+/** A zod raw shape: the fields of an object schema. */
+export type Shape = Record<string, z.ZodType>;
+export type Infer<S extends Shape> = z.output<z.ZodObject<S>>;
+export type InferInput<S extends Shape> = z.input<z.ZodObject<S>>;
+
+/** All four hints are required: the linter and hosts rely on them being explicit. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface BaseContext<Deps> {
+  /** The dependencies the server was created with (a database, a client…). */
+  deps: Deps;
+  /** Logs to stderr. */
+  log: Logger;
+  /** The configured user (`--user` / `SHIPYARD_USER`), if any. */
+  user: string | undefined;
+}
+
+export interface ToolContext<Deps = unknown> extends BaseContext<Deps> {
+  /** Tell subscribed clients that these resources changed (`notifications/resources/updated`). */
+  changed(...uris: string[]): void;
+  /** Report progress of long work; a no-op when the client sent no progress token. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Aborted when the client cancels the request or the server shuts down. */
+  signal: AbortSignal;
+}
+
+export interface ToolDefinition<I extends Shape = Shape, O extends Shape = Shape, Deps = any> {
+  /** snake_case, verb first, unique across all Shipyard servers. */
+  name: string;
+  title: string;
+  /** What it does, its inputs, what it returns and when to use it (see the lint rules). */
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  handler(input: Infer<I>, ctx: ToolContext<Deps>): InferInput<O> | Promise<InferInput<O>>;
+}
+
+export type CompleteFn<Deps> = (
+  value: string,
+  ctx: BaseContext<Deps> & { arguments: Record<string, string> },
+) => string[] | Promise<string[]>;
+
+export interface VariableDefinition<Deps> {
+  description: string;
+  /** Values that start with (or contain) what the user typed; core caps the answer at 100. */
+  complete?: CompleteFn<Deps>;
+}
+
+export interface ResourceListing {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface ResourceDefinition<Deps = any> {
+  /** A static URI (`tickets://projects`) or an RFC 6570 template (`tickets://{key}`). */
+  uri: string;
+  name: string;
+  title?: string;
+  description: string;
+  mimeType: string;
+  /** One entry per template variable: its description and completion. */
+  variables?: Record<string, VariableDefinition<Deps>>;
+  /** Concrete resources a template expands to, for resources/list (keep it bounded). */
+  list?(ctx: BaseContext<Deps>): ResourceListing[] | Promise<ResourceListing[]>;
+  /** Return text, or a value that core serialises as compact JSON. Throw NotFound when missing. */
+  read(params: Record<string, string>, ctx: BaseContext<Deps> & { uri: string }): unknown;
+}
+
+export interface PromptArgument<Deps> {
+  description: string;
+  required?: boolean;
+  complete?: CompleteFn<Deps>;
+}
+
+export interface PromptMessageDefinition {
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+export interface PromptDefinition<Deps = any> {
+  /** kebab-case, e.g. `triage-ticket`. */
+  name: string;
+  title?: string;
+  description: string;
+  args: Record<string, PromptArgument<Deps>>;
+  /** The workflow; name the tools to call in backticks. A string is one user message. */
+  messages(
+    args: Record<string, string>,
+    ctx: BaseContext<Deps>,
+  ): string | PromptMessageDefinition[] | Promise<string | PromptMessageDefinition[]>;
+}
+
+export interface ServerDefinition<Deps = any> {
+  /** Short name, e.g. `tickets`; used in logs and as the MCP implementation name `shipyard-<name>`. */
+  name: string;
+  version: string;
+  title?: string;
+  /** Sent to the client at initialize: how the tools fit together. */
+  instructions?: string;
+  deps: Deps;
+  tools: ToolDefinition<any, any, Deps>[];
+  resources?: ResourceDefinition<Deps>[];
+  prompts?: PromptDefinition<Deps>[];
+  /** Release what deps hold (close the database). Called once on shutdown. */
+  close?(): void | Promise<void>;
+  /** Token budget for tools/list checked by the linter (default 3,500). */
+  tokenBudget?: number;
+}
+
+export function defineTool<I extends Shape, O extends Shape, Deps = any>(
+  definition: ToolDefinition<I, O, Deps>,
+): ToolDefinition<I, O, Deps> {
+  return definition;
+}
+
+export function defineResource<Deps = any>(definition: ResourceDefinition<Deps>): ResourceDefinition<Deps> {
+  return definition;
+}
+
+export function definePrompt<Deps = any>(definition: PromptDefinition<Deps>): PromptDefinition<Deps> {
+  return definition;
+}
+
+export function defineServer<Deps>(definition: ServerDefinition<Deps>): ServerDefinition<Deps> {
+  return definition;
+}

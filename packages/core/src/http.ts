@@ -1,0 +1,220 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Runtime } from './runtime.js';
+
+/** Streamable HTTP: one protocol session per client, many clients per process. Loaded only for --transport http. */
+export interface HttpOptions {
+  host: string;
+  port: number;
+  /** Required when host is not a loopback address. */
+  token?: string | undefined;
+  /** Extra Host header names to accept (besides loopback names and the bind address). */
+  allowedHosts?: readonly string[];
+  /** Largest request body accepted, in bytes (default 4 MiB). */
+  maxBodyBytes?: number;
+  /** Sessions idle longer than this are closed (default 30 minutes). */
+  idleTimeoutMs?: number;
+}
+
+export interface HttpHandle {
+  url: string;
+  port: number;
+  sessions(): number;
+  close(): Promise<void>;
+}
+
+const MCP_PATH = '/mcp';
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]', '::1'];
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+interface SessionEntry {
+  transport: StreamableHTTPServerTransport;
+  lastSeen: number;
+}
+
+export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise<HttpHandle> {
+  if (!isLoopback(options.host) && !options.token) {
+    throw new Error(
+      `Refusing to listen on ${options.host} without a token: set SHIPYARD_HTTP_TOKEN, or bind to 127.0.0.1`,
+    );
+  }
+  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const idleTimeout = options.idleTimeoutMs ?? 30 * 60_000;
+  const sessions = new Map<string, SessionEntry>();
+  const log = runtime.log;
+  let port = options.port;
+
+  const hostNames = new Set(
+    [...LOOPBACK_NAMES, options.host, ...(options.allowedHosts ?? [])].map((h) => h.toLowerCase()),
+  );
+  const hostAllowed = (hostHeader: string | undefined): boolean => {
+    if (!hostHeader) return false;
+    const url = safeUrl(`http://${hostHeader}`);
+    if (!url) return false;
+    const name = url.hostname.toLowerCase();
+    const hostPort = url.port === '' ? 80 : Number(url.port);
+    return hostNames.has(name) && hostPort === port;
+  };
+  const originAllowed = (origin: string | undefined): boolean => {
+    if (origin === undefined) return true;
+    const url = safeUrl(origin);
+    return !!url && (url.protocol === 'http:' || url.protocol === 'https:') && hostNames.has(url.hostname);
+  };
+  const expected = options.token ? Buffer.from(`Bearer ${options.token}`) : undefined;
+  const authorised = (header: string | undefined): boolean => {
+    if (!expected) return true;
+    const given = Buffer.from(header ?? '');
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!hostAllowed(req.headers.host)) return sendJson(res, 403, { error: 'Forbidden: Host not allowed' });
+    if (!originAllowed(req.headers.origin)) return sendJson(res, 403, { error: 'Forbidden: Origin not allowed' });
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/healthz' && req.method === 'GET') {
+      return sendJson(res, 200, { status: 'ok', server: runtime.definition.name, sessions: sessions.size });
+    }
+    if (path !== MCP_PATH) return sendJson(res, 404, { error: `Not found; the MCP endpoint is ${MCP_PATH}` });
+    if (!authorised(req.headers.authorization)) {
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      return sendJson(res, 401, { error: 'Unauthorized: send Authorization: Bearer <SHIPYARD_HTTP_TOKEN>' });
+    }
+    if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
+      res.setHeader('Allow', 'GET, POST, DELETE');
+      return sendJson(res, 405, { error: 'Method not allowed' });
+    }
+
+    let body: unknown;
+    if (req.method === 'POST') {
+      const raw = await readBody(req, maxBody);
+      if (raw === undefined) return rpcError(res, 413, -32600, `Request body larger than ${maxBody} bytes`);
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+      }
+    }
+
+    const sessionId = headerValue(req.headers['mcp-session-id']);
+    if (sessionId) {
+      const entry = sessions.get(sessionId);
+      if (!entry) return rpcError(res, 404, -32001, 'Session not found; initialize a new session');
+      entry.lastSeen = Date.now();
+      await entry.transport.handleRequest(req, res, body);
+      return;
+    }
+    if (req.method !== 'POST' || !isInitializeBody(body)) {
+      return rpcError(res, 400, -32000, 'Bad request: send initialize first, then the Mcp-Session-Id header');
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, lastSeen: Date.now() });
+        log.debug('http session opened', { sessions: sessions.size });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await runtime.connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+
+  const server: NodeHttpServer = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log.error('http request failed', { error });
+      if (!res.headersSent) rpcError(res, 500, -32603, 'Internal error');
+      else res.end();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - idleTimeout;
+    for (const [id, entry] of sessions) {
+      if (entry.lastSeen < cutoff) {
+        sessions.delete(id);
+        entry.transport.close().catch(() => {});
+      }
+    }
+  }, Math.min(idleTimeout, 60_000));
+  sweep.unref();
+
+  const displayHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${displayHost}:${port}${MCP_PATH}`,
+    port,
+    sessions: () => sessions.size,
+    async close() {
+      clearInterval(sweep);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await Promise.allSettled([...sessions.values()].map((entry) => entry.transport.close()));
+      sessions.clear();
+    },
+  };
+}
+
+function isInitializeBody(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function safeUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooBig = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        tooBig = true;
+        chunks.length = 0;
+        return;
+      }
+      if (!tooBig) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooBig ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(value));
+}
+
+function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
+}

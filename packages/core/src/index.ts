@@ -1,0 +1,42 @@
+export type { ServerConfig, TransportKind } from './config.js';
+export { DEFAULT_HOST, DEFAULT_PORT, parseConfig, UsageError } from './config.js';
+export type {
+  BaseContext,
+  CompleteFn,
+  Infer,
+  PromptArgument,
+  PromptDefinition,
+  PromptMessageDefinition,
+  ResourceDefinition,
+  ResourceListing,
+  ServerDefinition,
+  Shape,
+  ToolAnnotations,
+  ToolContext,
+  ToolDefinition,
+  VariableDefinition,
+} from './define.js';
+export { definePrompt, defineResource, defineServer, defineTool } from './define.js';
+export type { ErrorCode, ErrorOptions } from './errors.js';
+export { Conflict, Forbidden, InvalidInput, isShipyardError, NotFound, ShipyardError, Upstream } from './errors.js';
+export type { HttpHandle, HttpOptions } from './http.js';
+export type { Logger, LogLevel } from './logger.js';
+export { createLogger } from './logger.js';
+export type { Page, PageRequest } from './pagination.js';
+export {
+  DEFAULT_LIMIT,
+  decodeCursor,
+  encodeCursor,
+  MAX_LIMIT,
+  pageWindow,
+  paginate,
+  paginationInput,
+  paginationOutput,
+  toPage,
+} from './pagination.js';
+export type { RunningServer, RunOptions, ServerFactory } from './run.js';
+export { runServer, startHttp } from './run.js';
+export type { RuntimeOptions } from './runtime.js';
+export { ConfigError, RESOURCE_NOT_FOUND, RpcError, Runtime } from './runtime.js';
+export { shapeToJsonSchema } from './schema.js';
+export { z } from 'zod';

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { InvalidInput } from './errors.js';
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+/** Input fields every list tool accepts; spread into a tool's `input`. */
+export const paginationInput = {
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LIMIT)
+    .optional()
+    .describe(`Results per page, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
+  cursor: z.string().max(500).optional().describe('next_cursor from the previous page; omit for the first page'),
+};
+
+/** Output fields of a paged list: spread into a tool's `output` next to `items`. */
+export const paginationOutput = {
+  next_cursor: z.string().nullable().describe('Pass as cursor to get the next page; null at the end'),
+  total: z.number().int().describe('Number of matches across all pages'),
+};
+
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+  total: number;
+}
+
+interface CursorState {
+  o: number;
+  /** Fingerprint of the query the cursor belongs to, so a cursor is not replayed on another query. */
+  q?: string;
+}
+
+/** Cursors are opaque to clients: base64url JSON of an offset and a query fingerprint. */
+export function encodeCursor(offset: number, query?: string): string {
+  const state: CursorState = query === undefined ? { o: offset } : { o: offset, q: fingerprint(query) };
+  return Buffer.from(JSON.stringify(state)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined, query?: string): number {
+  if (cursor === undefined || cursor === '') return 0;
+  let state: CursorState;
+  try {
+    state = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorState;
+  } catch {
+    throw badCursor();
+  }
+  if (typeof state !== 'object' || state === null || !Number.isSafeInteger(state.o) || state.o < 0) {
+    throw badCursor();
+  }
+  if (query !== undefined && state.q !== undefined && state.q !== fingerprint(query)) {
+    throw new InvalidInput('This cursor belongs to a different query', {
+      hint: 'Repeat the same query with the cursor, or drop the cursor to start from the first page',
+    });
+  }
+  return state.o;
+}
+
+function badCursor(): InvalidInput {
+  return new InvalidInput('`cursor` is not a cursor this server issued', {
+    hint: 'Pass next_cursor from the previous page unchanged, or omit cursor to start from the first page',
+  });
+}
+
+function fingerprint(query: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < query.length; i++) {
+    h ^= query.charCodeAt(i);
+    h = Math.imul(h, 16777619);
+  }
+  return (h >>> 0).toString(36);
+}
+
+export interface PageRequest {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/** Resolve limit and offset from a request; pass `query` (e.g. JSON of the filters) to bind the cursor to it. */
+export function pageWindow(request: PageRequest, query?: string): { limit: number; offset: number } {
+  const limit = Math.min(Math.max(request.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT);
+  return { limit, offset: decodeCursor(request.cursor, query) };
+}
+
+/** Build a page from the rows of one window and the total count. */
+export function toPage<T>(
+  items: T[],
+  total: number,
+  window: { limit: number; offset: number },
+  query?: string,
+): Page<T> {
+  const end = window.offset + items.length;
+  return { items, total, next_cursor: end < total ? encodeCursor(end, query) : null };
+}
+
+/** Page through an in-memory array (small lists). */
+export function paginate<T>(all: readonly T[], request: PageRequest, query?: string): Page<T> {
+  const window = pageWindow(request, query);
+  return toPage(all.slice(window.offset, window.offset + window.limit), all.length, window, query);
+}

@@ -1,0 +1,134 @@
+import type { ServerDefinition } from './define.js';
+import { helpText, parseConfig, type ServerConfig, UsageError } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { ConfigError, Runtime } from './runtime.js';
+import type { HttpHandle, HttpOptions } from './http.js';
+
+export type ServerFactory<Deps = any> = (
+  config: ServerConfig,
+  log: Logger,
+) => ServerDefinition<Deps> | Promise<ServerDefinition<Deps>>;
+
+export interface RunOptions {
+  /** Arguments after the script (default process.argv.slice(2)). */
+  argv?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+  /** Needed with a factory, so --help and --version answer without opening anything. */
+  name?: string;
+  version?: string;
+  description?: string;
+  /** Exit the process on shutdown (default true; tests pass false). */
+  exit?: boolean;
+}
+
+export interface RunningServer {
+  runtime: Runtime;
+  config: ServerConfig;
+  /** Set for --transport http. */
+  http?: HttpHandle;
+  /** Drain in-flight calls, close transports and the definition. */
+  stop(): Promise<void>;
+}
+
+/** Load the HTTP stack on demand: a stdio server never pays for it. */
+export async function startHttp(runtime: Runtime, options: HttpOptions): Promise<HttpHandle> {
+  const { serveHttp } = await import('./http.js');
+  return serveHttp(runtime, options);
+}
+
+/**
+ * The bin's whole job: parse flags and SHIPYARD_* env, build the definition, serve it over stdio or HTTP,
+ * and shut down cleanly on SIGINT/SIGTERM or when stdin closes. Returns undefined after --help/--version.
+ */
+export async function runServer(
+  server: ServerDefinition | ServerFactory,
+  options: RunOptions = {},
+): Promise<RunningServer | undefined> {
+  const argv = options.argv ?? process.argv.slice(2);
+  const env = options.env ?? process.env;
+  const exit = options.exit ?? true;
+  const name = typeof server === 'function' ? options.name : server.name;
+  const version = typeof server === 'function' ? options.version : server.version;
+  const bin = `shipyard-${name ?? 'server'}`;
+  const fail = (message: string, code = 2): undefined => {
+    process.stderr.write(`${bin}: ${message}\n`);
+    if (exit) process.exit(code);
+    throw new UsageError(message);
+  };
+
+  let config: ServerConfig;
+  try {
+    config = parseConfig(argv, env);
+  } catch (error) {
+    return fail(`${(error as Error).message}\nRun ${bin} --help for the options.`);
+  }
+  if (config.help) {
+    process.stdout.write(helpText(bin, options.description));
+    return undefined;
+  }
+  if (config.version) {
+    process.stdout.write(`${version ?? 'unknown'}\n`);
+    return undefined;
+  }
+
+  const log = createLogger(name ?? 'server', { level: config.logLevel });
+  let runtime: Runtime;
+  try {
+    const definition = typeof server === 'function' ? await server(config, log) : server;
+    runtime = new Runtime(definition, {
+      readOnly: config.readOnly,
+      ...(config.tools ? { tools: config.tools } : {}),
+      ...(config.user ? { user: config.user } : {}),
+      logger: log,
+    });
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof UsageError) return fail(error.message);
+    log.error(`start-up failed\n${(error as Error).stack ?? String(error)}`);
+    return fail('could not start; see the error above', 1);
+  }
+
+  let http: HttpHandle | undefined;
+  if (config.transport === 'http') {
+    try {
+      http = await startHttp(runtime, {
+        host: config.host,
+        port: config.port,
+        token: config.httpToken,
+        allowedHosts: config.allowedHosts,
+      });
+    } catch (error) {
+      await runtime.close();
+      return fail((error as Error).message);
+    }
+    log.info(`listening on ${http.url}`, { readOnly: config.readOnly, tools: runtime.toolNames.length });
+  } else {
+    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+    await runtime.connect(new StdioServerTransport());
+    log.debug('serving on stdio', { readOnly: config.readOnly, tools: runtime.toolNames.length });
+  }
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      await runtime.close();
+      await http?.close();
+    })();
+    return stopping;
+  };
+  const shutdown = (reason: string) => {
+    log.debug(`shutting down (${reason})`);
+    stop().then(
+      () => exit && process.exit(0),
+      (error: unknown) => {
+        log.error('shutdown failed', { error });
+        if (exit) process.exit(1);
+      },
+    );
+  };
+  if (exit) {
+    process.once('SIGINT', () => shutdown('SIGINT'));
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    if (config.transport === 'stdio') process.stdin.once('end', () => shutdown('stdin closed'));
+  }
+  return { runtime, config, ...(http ? { http } : {}), stop };
+}

@@ -1,0 +1,479 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import {
+  type CallToolResult,
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
+  SubscribeRequestSchema,
+  type Tool,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { z } from 'zod';
+import type {
+  BaseContext,
+  CompleteFn,
+  PromptDefinition,
+  ResourceDefinition,
+  ServerDefinition,
+  ToolContext,
+  ToolDefinition,
+} from './define.js';
+import { Forbidden, isShipyardError, NotFound, ShipyardError } from './errors.js';
+import { createLogger, type Logger } from './logger.js';
+import { shapeToJsonSchema } from './schema.js';
+import { describeIssues } from './validation.js';
+
+/** JSON-RPC error code for a resource that does not exist (MCP spec). */
+export const RESOURCE_NOT_FOUND = -32002;
+const MAX_COMPLETIONS = 100;
+const MAX_PROMPT_ARG_CHARS = 10_000;
+
+export interface RuntimeOptions {
+  /** List and allow only tools whose annotations say readOnlyHint. */
+  readOnly?: boolean;
+  /** Allow-list of tool names; an unknown name throws at construction. */
+  tools?: readonly string[];
+  logger?: Logger;
+  user?: string;
+}
+
+type AnyTool = ToolDefinition<any, any, unknown>;
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+interface CompiledTool {
+  def: AnyTool;
+  input: z.ZodObject;
+  output: z.ZodObject;
+  listing: Tool;
+}
+
+interface CompiledResource {
+  def: ResourceDefinition<unknown>;
+  template: UriTemplate | undefined;
+}
+
+interface Session {
+  server: Server;
+  subscriptions: Set<string>;
+}
+
+/**
+ * A JSON-RPC error with a clean message. (The SDK's McpError prefixes its own message with
+ * "MCP error <code>:", and the client adds that prefix again.)
+ */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** Thrown when start-up options do not fit the definition (unknown --tools name). */
+export class ConfigError extends Error {}
+
+/**
+ * The protocol side of a server definition: validates, dispatches, converts errors, tracks subscriptions
+ * and in-flight calls. One Runtime serves any number of sessions (one per stdio process, one per HTTP client).
+ */
+export class Runtime {
+  readonly definition: ServerDefinition<unknown>;
+  readonly log: Logger;
+  private readonly options: RuntimeOptions;
+  private readonly tools = new Map<string, CompiledTool>();
+  private readonly hiddenByReadOnly = new Set<string>();
+  private readonly resources: CompiledResource[];
+  private readonly prompts = new Map<string, PromptDefinition<unknown>>();
+  private readonly sessions = new Set<Session>();
+  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly shutdown = new AbortController();
+  private toolListing: Tool[] | undefined;
+  private closed = false;
+
+  constructor(definition: ServerDefinition<any>, options: RuntimeOptions = {}) {
+    this.definition = definition;
+    this.options = options;
+    this.log = options.logger ?? createLogger(definition.name);
+
+    const all = new Map(definition.tools.map((tool) => [tool.name, tool as AnyTool]));
+    if (options.tools && options.tools.length > 0) {
+      const unknown = options.tools.filter((name) => !all.has(name));
+      if (unknown.length > 0) {
+        throw new ConfigError(
+          `Unknown tool${unknown.length > 1 ? 's' : ''} in --tools: ${unknown.join(', ')}. ` +
+            `This server has: ${[...all.keys()].join(', ')}`,
+        );
+      }
+    }
+    const allowed = options.tools && options.tools.length > 0 ? new Set(options.tools) : undefined;
+    for (const tool of all.values()) {
+      if (allowed && !allowed.has(tool.name)) continue;
+      if (options.readOnly && !tool.annotations.readOnlyHint) {
+        this.hiddenByReadOnly.add(tool.name);
+        continue;
+      }
+      this.tools.set(tool.name, compileTool(tool));
+    }
+    this.resources = (definition.resources ?? []).map((def) => ({
+      def,
+      template: UriTemplate.isTemplate(def.uri) ? new UriTemplate(def.uri) : undefined,
+    }));
+    for (const prompt of definition.prompts ?? []) this.prompts.set(prompt.name, prompt);
+  }
+
+  /** Names of the tools this runtime exposes after --read-only and --tools. */
+  get toolNames(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Create a protocol server for one client and connect it to a transport. */
+  async connect(transport: Transport): Promise<Server> {
+    const server = this.createServer();
+    await server.connect(transport);
+    return server;
+  }
+
+  /** A protocol server for one session, not yet connected. */
+  createServer(): Server {
+    const def = this.definition;
+    const server = new Server(
+      { name: `shipyard-${def.name}`, version: def.version, ...(def.title ? { title: def.title } : {}) },
+      {
+        capabilities: {
+          tools: {},
+          resources: { subscribe: true },
+          prompts: {},
+          completions: {},
+        },
+        ...(def.instructions ? { instructions: def.instructions } : {}),
+      },
+    );
+    const session: Session = { server, subscriptions: new Set() };
+    this.sessions.add(session);
+    const previousOnClose = server.onclose;
+    server.onclose = () => {
+      this.sessions.delete(session);
+      previousOnClose?.();
+    };
+    this.registerHandlers(session);
+    return server;
+  }
+
+  /** Notify every session subscribed to one of these URIs. Never throws. */
+  changed(...uris: string[]): void {
+    for (const session of this.sessions) {
+      for (const uri of uris) {
+        if (!session.subscriptions.has(uri)) continue;
+        session.server.sendResourceUpdated({ uri }).catch((error: unknown) => {
+          this.log.warn('could not send resources/updated', { uri, error });
+        });
+      }
+    }
+  }
+
+  /** Wait for in-flight tool calls to finish (bounded), then close sessions and the definition. */
+  async close({ drainMs = 10_000 }: { drainMs?: number } = {}): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.inflight.size > 0) {
+      this.log.info('waiting for in-flight calls', { count: this.inflight.size });
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, drainMs);
+      });
+      await Promise.race([Promise.allSettled([...this.inflight]), timeout]);
+      clearTimeout(timer);
+    }
+    this.shutdown.abort();
+    await Promise.allSettled([...this.sessions].map((session) => session.server.close()));
+    this.sessions.clear();
+    await this.definition.close?.();
+  }
+
+  private baseContext(): BaseContext<unknown> {
+    return { deps: this.definition.deps, log: this.log, user: this.options.user };
+  }
+
+  private registerHandlers(session: Session): void {
+    const { server } = session;
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools() }));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      this.track(this.callTool(request.params.name, request.params.arguments, extra)),
+    );
+    server.setRequestHandler(ListResourcesRequestSchema, () => this.listResources());
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+      resourceTemplates: this.resources
+        .filter((r) => r.template)
+        .map(({ def }) => ({
+          uriTemplate: def.uri,
+          name: def.name,
+          ...(def.title ? { title: def.title } : {}),
+          description: def.description,
+          mimeType: def.mimeType,
+        })),
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, (request) => this.readResource(request.params.uri));
+    server.setRequestHandler(SubscribeRequestSchema, (request) => {
+      this.matchResource(request.params.uri);
+      session.subscriptions.add(request.params.uri);
+      return {};
+    });
+    server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+      session.subscriptions.delete(request.params.uri);
+      return {};
+    });
+    server.setRequestHandler(ListPromptsRequestSchema, () => ({
+      prompts: [...this.prompts.values()].map((prompt) => ({
+        name: prompt.name,
+        ...(prompt.title ? { title: prompt.title } : {}),
+        description: prompt.description,
+        arguments: Object.entries(prompt.args).map(([name, arg]) => ({
+          name,
+          description: arg.description,
+          required: arg.required ?? false,
+        })),
+      })),
+    }));
+    server.setRequestHandler(GetPromptRequestSchema, (request) =>
+      this.getPrompt(request.params.name, request.params.arguments ?? {}),
+    );
+    server.setRequestHandler(CompleteRequestSchema, (request) => this.complete(request.params));
+  }
+
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.inflight.add(promise);
+    const done = () => this.inflight.delete(promise);
+    promise.then(done, done);
+    return promise;
+  }
+
+  private listTools(): Tool[] {
+    this.toolListing ??= [...this.tools.values()].map((tool) => tool.listing);
+    return this.toolListing;
+  }
+
+  async callTool(name: string, args: unknown, extra?: Extra): Promise<CallToolResult> {
+    const tool = this.tools.get(name);
+    if (!tool) {
+      if (this.hiddenByReadOnly.has(name)) {
+        return errorResult(
+          new Forbidden(`${name} changes data and this server runs with --read-only`, {
+            hint: `Use one of the read-only tools: ${this.toolNames.join(', ')}`,
+          }),
+        );
+      }
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Unknown tool: ${name}. Available tools: ${this.toolNames.join(', ')}`,
+      );
+    }
+    const parsed = tool.input.safeParse(args ?? {}, { reportInput: true });
+    if (!parsed.success) {
+      return errorResult(
+        new ShipyardError(
+          'invalid_input',
+          `Invalid arguments for ${name}: ${describeIssues(parsed.error.issues, Object.keys(tool.def.input))}`,
+          { hint: 'Fix the arguments named above and call the tool again' },
+        ),
+      );
+    }
+    const signal = extra ? AbortSignal.any([extra.signal, this.shutdown.signal]) : this.shutdown.signal;
+    const progressToken = extra?._meta?.progressToken;
+    const ctx: ToolContext<unknown> = {
+      ...this.baseContext(),
+      signal,
+      changed: (...uris) => this.changed(...uris),
+      progress: async (progress, total, message) => {
+        if (progressToken === undefined || !extra) return;
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: {
+            progressToken,
+            progress,
+            ...(total === undefined ? {} : { total }),
+            ...(message ? { message } : {}),
+          },
+        });
+      },
+    };
+    let value: unknown;
+    try {
+      value = await tool.def.handler(parsed.data, ctx);
+    } catch (error) {
+      if (isShipyardError(error)) return errorResult(error);
+      return errorResult(this.internal(`tool ${name}`, error));
+    }
+    const output = tool.output.safeParse(value);
+    if (!output.success) {
+      const problem = new Error(`output of ${name} does not match its schema: ${output.error.message}`);
+      return errorResult(this.internal(`tool ${name}`, problem));
+    }
+    return {
+      content: [{ type: 'text', text: JSON.stringify(output.data) }],
+      structuredContent: output.data as Record<string, unknown>,
+    };
+  }
+
+  /** Log the real error with its stack; return one that leaks nothing but a reference. */
+  private internal(where: string, error: unknown): ShipyardError {
+    const ref = randomUUID().slice(0, 8);
+    const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    this.log.error(`internal error in ${where} (ref ${ref})\n${stack}`);
+    return new ShipyardError('internal', `Internal error in ${where}; the server log has the details (ref ${ref})`, {
+      hint: 'This is a server fault, not a problem with the arguments; retrying may not help',
+    });
+  }
+
+  private async listResources() {
+    const resources: Array<Record<string, unknown> & { uri: string; name: string }> = [];
+    for (const { def, template } of this.resources) {
+      if (!template) {
+        resources.push({
+          uri: def.uri,
+          name: def.name,
+          ...(def.title ? { title: def.title } : {}),
+          description: def.description,
+          mimeType: def.mimeType,
+        });
+      } else if (def.list) {
+        for (const entry of await def.list(this.baseContext())) {
+          resources.push({ mimeType: def.mimeType, ...entry });
+        }
+      }
+    }
+    return { resources };
+  }
+
+  private matchResource(uri: string): { resource: CompiledResource; params: Record<string, string> } {
+    for (const resource of this.resources) {
+      if (!resource.template) {
+        if (resource.def.uri === uri) return { resource, params: {} };
+        continue;
+      }
+      const vars = resource.template.match(uri);
+      if (vars) {
+        const params: Record<string, string> = {};
+        for (const [key, value] of Object.entries(vars)) params[key] = Array.isArray(value) ? value.join(',') : value;
+        return { resource, params };
+      }
+    }
+    throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+  }
+
+  private async readResource(uri: string) {
+    const { resource, params } = this.matchResource(uri);
+    let value: unknown;
+    try {
+      value = await resource.def.read(params, { ...this.baseContext(), uri });
+    } catch (error) {
+      if (error instanceof NotFound) throw new RpcError(RESOURCE_NOT_FOUND, error.message, { uri });
+      if (isShipyardError(error)) throw new RpcError(ErrorCode.InvalidParams, error.message, { uri });
+      const safe = this.internal(`resource ${resource.def.name}`, error);
+      throw new RpcError(ErrorCode.InternalError, safe.message);
+    }
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    return { contents: [{ uri, mimeType: resource.def.mimeType, text }] };
+  }
+
+  private async getPrompt(name: string, args: Record<string, string>) {
+    const prompt = this.prompts.get(name);
+    if (!prompt) {
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Unknown prompt: ${name}. Available prompts: ${[...this.prompts.keys()].join(', ')}`,
+      );
+    }
+    const allowed = Object.keys(prompt.args);
+    const unknown = Object.keys(args).filter((key) => !(key in prompt.args));
+    const missing = allowed.filter((key) => prompt.args[key]?.required && !args[key]?.trim());
+    const tooLong = Object.keys(args).filter((key) => (args[key]?.length ?? 0) > MAX_PROMPT_ARG_CHARS);
+    const problems = [
+      ...unknown.map((key) => `unknown argument \`${key}\` (allowed: ${allowed.join(', ') || 'none'})`),
+      ...missing.map((key) => `\`${key}\` is required`),
+      ...tooLong.map((key) => `\`${key}\` must have at most ${MAX_PROMPT_ARG_CHARS} characters`),
+    ];
+    if (problems.length > 0) {
+      throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${problems.join('; ')}`);
+    }
+    let result: Awaited<ReturnType<PromptDefinition<unknown>['messages']>>;
+    try {
+      result = await prompt.messages(args, this.baseContext());
+    } catch (error) {
+      if (isShipyardError(error)) {
+        throw new RpcError(ErrorCode.InvalidParams, error.hint ? `${error.message}. ${error.hint}` : error.message);
+      }
+      throw new RpcError(ErrorCode.InternalError, this.internal(`prompt ${name}`, error).message);
+    }
+    const messages = typeof result === 'string' ? [{ role: 'user' as const, text: result }] : result;
+    return {
+      description: prompt.description,
+      messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
+    };
+  }
+
+  private async complete(params: z.infer<typeof CompleteRequestSchema>['params']) {
+    const { ref, argument } = params;
+    let complete: CompleteFn<unknown> | undefined;
+    if (ref.type === 'ref/prompt') {
+      const prompt = this.prompts.get(ref.name);
+      if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
+      complete = prompt.args[argument.name]?.complete;
+    } else {
+      const resource = this.resources.find((r) => r.def.uri === ref.uri);
+      if (!resource) throw new RpcError(RESOURCE_NOT_FOUND, `Unknown resource template: ${ref.uri}`);
+      complete = resource.def.variables?.[argument.name]?.complete;
+    }
+    if (!complete) return { completion: { values: [], total: 0, hasMore: false } };
+    let values: string[];
+    try {
+      values = await complete(argument.value, {
+        ...this.baseContext(),
+        arguments: params.context?.arguments ?? {},
+      });
+    } catch (error) {
+      this.internal(`completion of ${argument.name}`, error);
+      values = [];
+    }
+    return {
+      completion: {
+        values: values.slice(0, MAX_COMPLETIONS),
+        total: values.length,
+        hasMore: values.length > MAX_COMPLETIONS,
+      },
+    };
+  }
+}
+
+function compileTool(def: AnyTool): CompiledTool {
+  const listing: Tool = {
+    name: def.name,
+    title: def.title,
+    description: def.description,
+    inputSchema: shapeToJsonSchema(def.input, 'input'),
+    outputSchema: shapeToJsonSchema(def.output, 'output'),
+    annotations: { ...def.annotations },
+  };
+  return { def, input: z.strictObject(def.input), output: z.object(def.output), listing };
+}
+
+function errorResult(error: ShipyardError): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: error.toJSON() }) }] };
+}

@@ -1,6 +1,9 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createLogger, Runtime, type RuntimeOptions, type ServerDefinition } from '@shipyard/core';
 
 export interface ConnectOptions extends Omit<RuntimeOptions, 'logger'> {
@@ -14,7 +17,10 @@ export interface Connected extends Client {
 }
 
 /** A real MCP Client talking to the definition over the in-memory transport. Close it with `client.close()`. */
-export async function connect(definition: ServerDefinition, options: ConnectOptions = {}): Promise<Connected> {
+export async function connect(
+  definition: ServerDefinition,
+  options: ConnectOptions = {},
+): Promise<Connected> {
   const { logs, ...runtimeOptions } = options;
   const logger = createLogger(definition.name, {
     level: logs ? 'debug' : 'error',
@@ -43,9 +49,12 @@ export interface SpawnOptions {
 }
 
 /** Spawn a built bin (`node <binPath> ...args`) and connect a Client to it over stdio. */
-export async function spawnServer(binPath: string, args: string[] = [], options: SpawnOptions = {}): Promise<Client> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+export async function spawnServer(
+  binPath: string,
+  args: string[] = [],
+  options: SpawnOptions = {},
+): Promise<Client> {
+  const env = processEnv();
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [binPath, ...args],
@@ -54,6 +63,84 @@ export async function spawnServer(binPath: string, args: string[] = [], options:
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (chunk: Buffer) => options.stderr?.push(chunk.toString('utf8')));
+  const client = new Client({ name: 'shipyard-test', version: '0.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+/** Collect the URIs of `notifications/resources/updated` the client receives, in order. */
+export function watchResourceUpdates(client: Client): string[] {
+  const uris: string[] = [];
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+    uris.push(notification.params.uri);
+  });
+  return uris;
+}
+
+function processEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  return env;
+}
+
+export interface HttpServerProcess {
+  /** The MCP endpoint, e.g. http://127.0.0.1:41234/mcp. */
+  url: string;
+  child: ChildProcess;
+  stderr: string[];
+  /** SIGTERM the process and wait for its exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Spawn a built bin with `--transport http --port 0` (plus args) and wait until it says where it listens.
+ */
+export async function spawnHttpServer(
+  binPath: string,
+  args: string[] = [],
+  options: SpawnOptions & { timeoutMs?: number } = {},
+): Promise<HttpServerProcess> {
+  const stderr = options.stderr ?? [];
+  const child = spawn(process.execPath, [binPath, '--transport', 'http', '--port', '0', ...args], {
+    env: { ...processEnv(), ...options.env },
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no "listening on" line in time:\n${stderr.join('')}`)),
+      options.timeoutMs ?? 15_000,
+    );
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr.push(chunk.toString('utf8'));
+      const match = /listening on (http:\/\/\S+)/.exec(stderr.join(''));
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${stderr.join('')}`));
+    });
+  });
+  return {
+    url,
+    child,
+    stderr,
+    stop: () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** A Client over Streamable HTTP, with an optional bearer token. */
+export async function connectHttp(url: string, options: { token?: string } = {}): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    ...(options.token ? { requestInit: { headers: { Authorization: `Bearer ${options.token}` } } } : {}),
+  });
   const client = new Client({ name: 'shipyard-test', version: '0.0.0' });
   await client.connect(transport);
   return client;

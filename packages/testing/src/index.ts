@@ -1,4 +1,8 @@
-export type { Connected, ConnectOptions, SpawnOptions } from './connect.js';
-export { connect, spawnServer } from './connect.js';
+export type { BadInputCase, BadInputsSummary, CheckBadInputsOptions } from './badInputs.js';
+export { badInputs, badValues, checkBadInputs } from './badInputs.js';
+export type { Connected, ConnectOptions, HttpServerProcess, SpawnOptions } from './connect.js';
+export { connect, connectHttp, spawnHttpServer, spawnServer, watchResourceUpdates } from './connect.js';
+export type { ContractExpectation, ContractOptions } from './contract.js';
+export { assertContract, snapshotToolSchemas } from './contract.js';
 export type { ToolErrorBody } from './results.js';
 export { callError, callOk, expectRpcError, expectToolError, expectToolOk } from './results.js';

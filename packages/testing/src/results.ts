@@ -11,14 +11,15 @@ export interface ToolErrorBody {
 
 function textOf(result: CallToolResult): string {
   const first = result.content?.[0];
-  if (!first || first.type !== 'text') throw new Error(`Expected a text content block, got ${JSON.stringify(result)}`);
+  if (first?.type !== 'text') throw new Error(`Expected a text content block, got ${JSON.stringify(result)}`);
   return first.text;
 }
 
 /** Assert a tool result is an error with this code; returns the parsed error body. */
 export function expectToolError(result: unknown, code: ErrorCode): ToolErrorBody {
   const r = result as CallToolResult;
-  if (!r.isError) throw new Error(`Expected an isError result with code ${code}, got success: ${JSON.stringify(r)}`);
+  if (!r.isError)
+    throw new Error(`Expected an isError result with code ${code}, got success: ${JSON.stringify(r)}`);
   let body: { error?: ToolErrorBody };
   try {
     body = JSON.parse(textOf(r)) as { error?: ToolErrorBody };
@@ -67,7 +68,10 @@ export async function callError(
 }
 
 /** Assert a promise rejects with a JSON-RPC error of this code (e.g. -32002 for a missing resource). */
-export async function expectRpcError(promise: Promise<unknown>, code: number): Promise<Error & { code: number }> {
+export async function expectRpcError(
+  promise: Promise<unknown>,
+  code: number,
+): Promise<Error & { code: number }> {
   try {
     await promise;
   } catch (error) {

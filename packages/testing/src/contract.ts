@@ -1,0 +1,108 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import type { ServerDefinition } from '@shipyard/core';
+import { formatFindings, type LintOptions, lintServer } from '@shipyard/core/lint';
+
+export interface ContractExpectation {
+  /** Tool names, in any order. */
+  tools: string[];
+  /** Static resource URIs and URI templates (`tickets://{key}`), in any order. Default: none. */
+  resources?: string[];
+  /** Prompt names, in any order. Default: none. */
+  prompts?: string[];
+}
+
+export interface ContractOptions {
+  /** Options for the description lint (e.g. a token budget). */
+  lint?: LintOptions;
+}
+
+const ANNOTATIONS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+/**
+ * Assert what a server exposes through `client`: exactly these tool, resource (static URIs and templates)
+ * and prompt names; every tool has a title, input and output schemas and all four annotations; and the
+ * description lint of `definition` has no errors. Throws one error listing every problem.
+ */
+export async function assertContract(
+  client: Client,
+  definition: ServerDefinition,
+  expected: ContractExpectation,
+  options: ContractOptions = {},
+): Promise<void> {
+  const [{ tools }, { resources }, { resourceTemplates }, { prompts }] = await Promise.all([
+    client.listTools(),
+    client.listResources(),
+    client.listResourceTemplates(),
+    client.listPrompts(),
+  ]);
+  // resources/list also holds what templates' list() expands to; keep the URIs that are static.
+  const templates = resourceTemplates.map((t) => new UriTemplate(t.uriTemplate));
+  const definedStatic = new Set((definition.resources ?? []).map((r) => r.uri));
+  const staticUris = resources
+    .map((r) => r.uri)
+    .filter((uri) => definedStatic.has(uri) || !templates.some((t) => t.match(uri)));
+
+  const problems = [
+    ...diffNames(
+      'tools',
+      tools.map((t) => t.name),
+      expected.tools,
+    ),
+    ...diffNames(
+      'resources',
+      [...staticUris, ...resourceTemplates.map((t) => t.uriTemplate)],
+      expected.resources ?? [],
+    ),
+    ...diffNames(
+      'prompts',
+      prompts.map((p) => p.name),
+      expected.prompts ?? [],
+    ),
+  ];
+  for (const tool of tools) {
+    const missing = [
+      ...(tool.title ? [] : ['title']),
+      ...(tool.inputSchema ? [] : ['inputSchema']),
+      ...(tool.outputSchema ? [] : ['outputSchema']),
+      ...ANNOTATIONS.filter((hint) => typeof tool.annotations?.[hint] !== 'boolean').map(
+        (hint) => `annotations.${hint}`,
+      ),
+    ];
+    if (missing.length > 0) problems.push(`tool ${tool.name} lacks ${missing.join(', ')}`);
+  }
+
+  const lintErrors = (await lintServer(definition, options.lint)).filter((f) => f.severity === 'error');
+  if (lintErrors.length > 0) {
+    problems.push(`the description lint has ${lintErrors.length} error(s):\n${formatFindings(lintErrors)}`);
+  }
+
+  if (problems.length > 0)
+    throw new Error(`Contract of ${definition.name} broken:\n- ${problems.join('\n- ')}`);
+}
+
+/** Names that differ between what the server lists and what the test expects, as readable lines. */
+function diffNames(kind: string, actual: string[], expected: string[]): string[] {
+  const have = new Set(actual);
+  const want = new Set(expected);
+  const missing = [...want].filter((name) => !have.has(name)).sort();
+  const extra = [...have].filter((name) => !want.has(name)).sort();
+  const duplicates = actual.filter((name, i) => actual.indexOf(name) !== i);
+  return [
+    ...(missing.length ? [`${kind}: missing ${missing.join(', ')} (expected but not listed)`] : []),
+    ...(extra.length ? [`${kind}: unexpected ${extra.join(', ')} (listed but not expected)`] : []),
+    ...(duplicates.length ? [`${kind}: listed more than once: ${duplicates.join(', ')}`] : []),
+  ];
+}
+
+/** tools/list as stable, pretty JSON (tools sorted by name, keys sorted), for snapshot tests. */
+export async function snapshotToolSchemas(client: Client): Promise<string> {
+  const { tools } = await client.listTools();
+  const sorted = [...tools].sort((a, b) => a.name.localeCompare(b.name));
+  return JSON.stringify(sorted, (_key, value: unknown) => sortKeys(value), 2);
+}
+
+function sortKeys(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

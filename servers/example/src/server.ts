@@ -1,0 +1,31 @@
+import { defineServer } from '@shipyard/core';
+import pkg from '../package.json' with { type: 'json' };
+import type { NotesDb } from './domain/notes.js';
+import { prompts } from './prompts.js';
+import { resources } from './resources.js';
+import listNotes from './tools/list_notes.js';
+import saveNote from './tools/save_note.js';
+
+export interface ExampleDeps {
+  db: NotesDb;
+  /** Called once on shutdown (closes the database). */
+  close?: () => void;
+}
+
+export function createExampleServer(deps: ExampleDeps) {
+  return defineServer<ExampleDeps>({
+    name: 'example',
+    version: pkg.version,
+    title: 'Shipyard example (notes)',
+    instructions:
+      'Notes with tags. Find notes with list_notes, read one through the notes://{slug} resource, ' +
+      'create or change one with save_note (pass expected_version when updating).',
+    deps,
+    tools: [saveNote, listNotes],
+    resources,
+    prompts,
+    close: () => deps.close?.(),
+  });
+}
+
+export default createExampleServer;

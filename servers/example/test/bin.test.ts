@@ -1,0 +1,83 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { callOk, connectHttp, spawnHttpServer, spawnServer } from '@shipyard/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pkg from '../package.json' with { type: 'json' };
+import { bin } from './helpers.js';
+
+let dataDir: string;
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'shipyard-example-'));
+});
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the built bin', () => {
+  it('serves tools, resources and prompts over stdio on its SQLite file', async () => {
+    const stderr: string[] = [];
+    const client = await spawnServer(bin, ['--data-dir', dataDir], { stderr });
+    try {
+      expect(client.getServerVersion()).toMatchObject({ name: 'shipyard-example', version: pkg.version });
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(['list_notes', 'save_note']);
+      await callOk(client, 'save_note', { title: 'From stdio', tags: ['bin'] });
+      const page = await callOk<{ total: number }>(client, 'list_notes', { tag: 'bin' });
+      expect(page.total).toBe(1);
+      const read = await client.readResource({ uri: 'notes://from-stdio' });
+      expect(read.contents[0]?.text).toContain('# From stdio');
+      const prompt = await client.getPrompt({ name: 'review-notes', arguments: { tag: 'bin' } });
+      expect(prompt.messages.length).toBeGreaterThan(0);
+      const done = await client.complete({
+        ref: { type: 'ref/resource', uri: 'notes://{slug}' },
+        argument: { name: 'slug', value: 'from' },
+      });
+      expect(done.completion.values).toEqual(['from-stdio']);
+    } finally {
+      await client.close();
+    }
+    expect(readdirSync(dataDir)).toContain('example.db');
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+  });
+
+  it('keeps its data across restarts', async () => {
+    const client = await spawnServer(bin, ['--data-dir', dataDir]);
+    try {
+      expect((await callOk<{ total: number }>(client, 'list_notes', { tag: 'bin' })).total).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('answers 50 concurrent HTTP sessions on one process', async () => {
+    const server = await spawnHttpServer(bin, ['--data-dir', dataDir]);
+    try {
+      const clients = await Promise.all(Array.from({ length: 50 }, () => connectHttp(server.url)));
+      const saved = await Promise.all(
+        clients.map((client, i) =>
+          callOk<{ note: { slug: string } }>(client, 'save_note', { title: `HTTP note ${i}` }),
+        ),
+      );
+      expect(new Set(saved.map((s) => s.note.slug)).size).toBe(50);
+      const totals = await Promise.all(
+        clients.map((client) => callOk<{ total: number }>(client, 'list_notes', { query: 'HTTP note' })),
+      );
+      expect(totals.every((t) => t.total === 50)).toBe(true);
+      await Promise.all(clients.map((client) => client.close()));
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+
+  it('keeps the HTTP stack out of the bin file (loaded only for --transport http)', () => {
+    const main = readFileSync(bin, 'utf8');
+    expect(main).not.toMatch(/from\s*["'](node:)?http["']/);
+    expect(main).toMatch(/import\(["']\.\/chunks\/http-[A-Z0-9]+\.js["']\)/);
+  });
+
+  it('prints the package version', async () => {
+    const { execFileSync } = await import('node:child_process');
+    expect(execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8' }).trim()).toBe(pkg.version);
+  });
+});

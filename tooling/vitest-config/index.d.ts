@@ -1,0 +1,3 @@
+import type { UserConfig } from 'vitest/config';
+
+export function vitestConfig(test?: NonNullable<UserConfig['test']>): UserConfig;

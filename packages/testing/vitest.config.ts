@@ -1,3 +1,3 @@
-import { defineConfig } from 'vitest/config';
+import { vitestConfig } from '@shipyard/vitest-config';
 
-export default defineConfig({ test: { include: ['test/**/*.test.ts'], testTimeout: 30000 } });
+export default vitestConfig();

@@ -90,27 +90,41 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   };
 }
 
+/** Every start-up setting: its flag, its environment variable and what it does (for --help, READMEs, server.json). */
+export const SETTINGS: ReadonlyArray<{ flag?: string; env?: string; description: string }> = [
+  { flag: '--transport stdio|http', env: 'SHIPYARD_TRANSPORT', description: 'How clients connect (default stdio)' },
+  {
+    flag: '--host HOST',
+    env: 'SHIPYARD_HOST',
+    description: `HTTP bind address (default ${DEFAULT_HOST}); a non-loopback address requires SHIPYARD_HTTP_TOKEN`,
+  },
+  { flag: '--port PORT', env: 'SHIPYARD_PORT', description: `HTTP port (default ${DEFAULT_PORT}; 0 picks a free one)` },
+  {
+    flag: '--allowed-hosts a,b',
+    env: 'SHIPYARD_ALLOWED_HOSTS',
+    description: 'Extra Host header names accepted over HTTP, besides loopback names and the bind address',
+  },
+  {
+    flag: '--data-dir DIR',
+    env: 'SHIPYARD_DATA_DIR',
+    description: 'Where the SQLite file lives (default $XDG_DATA_HOME/shipyard or ~/.local/share/shipyard)',
+  },
+  { flag: '--read-only', env: 'SHIPYARD_READ_ONLY', description: 'Expose only read-only tools (env: 1 or true)' },
+  { flag: '--tools a,b', env: 'SHIPYARD_TOOLS', description: 'Expose only these tools; an unknown name stops start-up' },
+  { flag: '--user NAME', env: 'SHIPYARD_USER', description: 'Who "me" is; recorded as the author of changes' },
+  {
+    flag: '--log-level LEVEL',
+    env: 'SHIPYARD_LOG_LEVEL',
+    description: 'debug, info, warn, error or silent; logs go to stderr (default info)',
+  },
+  { env: 'SHIPYARD_HTTP_TOKEN', description: 'Bearer token HTTP clients must send (Authorization: Bearer ...)' },
+  { flag: '-h, --help', description: 'Show this help' },
+  { flag: '-v, --version', description: 'Print the version' },
+];
+
 export function helpText(bin: string, description: string | undefined): string {
-  return `${bin}${description ? ` - ${description}` : ''}
-
-Usage: ${bin} [options]
-
-Options (each also read from the environment variable shown):
-  --transport stdio|http   how clients connect (SHIPYARD_TRANSPORT, default stdio)
-  --host HOST              HTTP bind address (SHIPYARD_HOST, default ${DEFAULT_HOST}); a
-                           non-loopback address requires SHIPYARD_HTTP_TOKEN
-  --port PORT              HTTP port (SHIPYARD_PORT, default ${DEFAULT_PORT}; 0 picks a free one)
-  --allowed-hosts a,b      extra Host header names accepted over HTTP (SHIPYARD_ALLOWED_HOSTS)
-  --data-dir DIR           where the SQLite file lives (SHIPYARD_DATA_DIR, default
-                           $XDG_DATA_HOME/shipyard or ~/.local/share/shipyard)
-  --read-only              expose only read-only tools (SHIPYARD_READ_ONLY=1)
-  --tools a,b              expose only these tools (SHIPYARD_TOOLS)
-  --user NAME              who "me" is, recorded as author (SHIPYARD_USER)
-  --log-level LEVEL        debug|info|warn|error|silent, to stderr (SHIPYARD_LOG_LEVEL, default info)
-  -h, --help               show this help
-  -v, --version            print the version
-
-Environment only:
-  SHIPYARD_HTTP_TOKEN      bearer token HTTP clients must send (Authorization: Bearer ...)
-`;
+  const rows = SETTINGS.map((s) => [s.flag ?? '(env only)', s.description, s.env ? `[${s.env}]` : '']);
+  const width = Math.max(...rows.map(([flag]) => (flag ?? '').length));
+  const lines = rows.map(([flag, text, env]) => `  ${(flag ?? '').padEnd(width)}  ${text}${env ? ` ${env}` : ''}`);
+  return `${bin}${description ? ` - ${description}` : ''}\n\nUsage: ${bin} [options]\n\nOptions (flags win over environment variables):\n${lines.join('\n')}\n`;
 }

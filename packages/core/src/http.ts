@@ -1,5 +1,10 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server as NodeHttpServer,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -75,7 +80,8 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!hostAllowed(req.headers.host)) return sendJson(res, 403, { error: 'Forbidden: Host not allowed' });
-    if (!originAllowed(req.headers.origin)) return sendJson(res, 403, { error: 'Forbidden: Origin not allowed' });
+    if (!originAllowed(req.headers.origin))
+      return sendJson(res, 403, { error: 'Forbidden: Origin not allowed' });
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz' && req.method === 'GET') {
       return sendJson(res, 200, { status: 'ok', server: runtime.definition.name, sessions: sessions.size });
@@ -93,7 +99,12 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     let body: unknown;
     if (req.method === 'POST') {
       const raw = await readBody(req, maxBody);
-      if (raw === undefined) return rpcError(res, 413, -32600, `Request body larger than ${maxBody} bytes`);
+      if (raw === undefined) {
+        // Stop reading the rest of an oversized body: answer, then drop the connection.
+        res.setHeader('Connection', 'close');
+        res.once('finish', () => req.destroy());
+        return rpcError(res, 413, -32600, `Request body larger than ${maxBody} bytes`);
+      }
       try {
         body = JSON.parse(raw);
       } catch {
@@ -147,15 +158,18 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
   });
   port = (server.address() as AddressInfo).port;
 
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - idleTimeout;
-    for (const [id, entry] of sessions) {
-      if (entry.lastSeen < cutoff) {
-        sessions.delete(id);
-        entry.transport.close().catch(() => {});
+  const sweep = setInterval(
+    () => {
+      const cutoff = Date.now() - idleTimeout;
+      for (const [id, entry] of sessions) {
+        if (entry.lastSeen < cutoff) {
+          sessions.delete(id);
+          entry.transport.close().catch(() => {});
+        }
       }
-    }
-  }, Math.min(idleTimeout, 60_000));
+    },
+    Math.min(idleTimeout, 60_000),
+  );
   sweep.unref();
 
   const displayHost = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -195,17 +209,18 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooBig = false;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        tooBig = true;
-        chunks.length = 0;
+      if (size <= limit) {
+        chunks.push(chunk);
         return;
       }
-      if (!tooBig) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(tooBig ? undefined : Buffer.concat(chunks).toString('utf8')));
+      req.off('data', onData);
+      req.pause();
+      resolve(undefined);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
 }

@@ -1,5 +1,6 @@
+export { z } from 'zod';
 export type { ServerConfig, TransportKind } from './config.js';
-export { DEFAULT_HOST, DEFAULT_PORT, parseConfig, UsageError } from './config.js';
+export { DEFAULT_HOST, DEFAULT_PORT, parseConfig, SETTINGS, UsageError } from './config.js';
 export type {
   BaseContext,
   CompleteFn,
@@ -18,7 +19,15 @@ export type {
 } from './define.js';
 export { definePrompt, defineResource, defineServer, defineTool } from './define.js';
 export type { ErrorCode, ErrorOptions } from './errors.js';
-export { Conflict, Forbidden, InvalidInput, isShipyardError, NotFound, ShipyardError, Upstream } from './errors.js';
+export {
+  Conflict,
+  Forbidden,
+  InvalidInput,
+  isShipyardError,
+  NotFound,
+  ShipyardError,
+  Upstream,
+} from './errors.js';
 export type { HttpHandle, HttpOptions } from './http.js';
 export type { Logger, LogLevel } from './logger.js';
 export { createLogger } from './logger.js';
@@ -39,4 +48,3 @@ export { runServer, startHttp } from './run.js';
 export type { RuntimeOptions } from './runtime.js';
 export { ConfigError, RESOURCE_NOT_FOUND, RpcError, Runtime } from './runtime.js';
 export { shapeToJsonSchema } from './schema.js';
-export { z } from 'zod';

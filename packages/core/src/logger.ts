@@ -22,17 +22,20 @@ export interface LoggerOptions {
 export function createLogger(name: string, options: LoggerOptions = {}): Logger {
   const min = ORDER[options.level ?? 'info'];
   const write = options.write ?? ((line: string) => process.stderr.write(line));
-  const emit = (level: Exclude<LogLevel, 'silent'>) => (message: string, fields?: Record<string, unknown>) => {
-    if (ORDER[level] < min) return;
-    const extra = fields && Object.keys(fields).length > 0 ? ` ${safeJson(fields)}` : '';
-    write(`${new Date().toISOString()} ${level} [${name}] ${message}${extra}\n`);
-  };
+  const emit =
+    (level: Exclude<LogLevel, 'silent'>) => (message: string, fields?: Record<string, unknown>) => {
+      if (ORDER[level] < min) return;
+      const extra = fields && Object.keys(fields).length > 0 ? ` ${safeJson(fields)}` : '';
+      write(`${new Date().toISOString()} ${level} [${name}] ${message}${extra}\n`);
+    };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
 
 function safeJson(value: unknown): string {
   try {
-    return JSON.stringify(value, (_key, v) => (v instanceof Error ? { name: v.name, message: v.message } : v));
+    return JSON.stringify(value, (_key, v) =>
+      v instanceof Error ? { name: v.name, message: v.message } : v,
+    );
   } catch {
     return '"[unserialisable]"';
   }

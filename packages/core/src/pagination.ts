@@ -13,7 +13,11 @@ export const paginationInput = {
     .max(MAX_LIMIT)
     .optional()
     .describe(`Results per page, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
-  cursor: z.string().max(500).optional().describe('next_cursor from the previous page; omit for the first page'),
+  cursor: z
+    .string()
+    .max(500)
+    .optional()
+    .describe('next_cursor from the previous page; omit for the first page'),
 };
 
 /** Output fields of a paged list: spread into a tool's `output` next to `items`. */

@@ -1,8 +1,9 @@
-import type { ServerDefinition } from './define.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { helpText, parseConfig, type ServerConfig, UsageError } from './config.js';
+import type { ServerDefinition } from './define.js';
+import type { HttpHandle, HttpOptions } from './http.js';
 import { createLogger, type Logger } from './logger.js';
 import { ConfigError, Runtime } from './runtime.js';
-import type { HttpHandle, HttpOptions } from './http.js';
 
 export type ServerFactory<Deps = any> = (
   config: ServerConfig,
@@ -102,7 +103,6 @@ export async function runServer(
     }
     log.info(`listening on ${http.url}`, { readOnly: config.readOnly, tools: runtime.toolNames.length });
   } else {
-    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     await runtime.connect(new StdioServerTransport());
     log.debug('serving on stdio', { readOnly: config.readOnly, tools: runtime.toolNames.length });
   }

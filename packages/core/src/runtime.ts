@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import {
   type CallToolResult,
-  CallToolRequestSchema,
   CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
@@ -19,7 +19,6 @@ import {
   type Tool,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { z } from 'zod';
 import type {
   BaseContext,
@@ -32,13 +31,23 @@ import type {
 } from './define.js';
 import { Forbidden, isShipyardError, NotFound, ShipyardError } from './errors.js';
 import { createLogger, type Logger } from './logger.js';
-import { shapeToJsonSchema } from './schema.js';
+import { toolListing } from './schema.js';
 import { describeIssues } from './validation.js';
 
 /** JSON-RPC error code for a resource that does not exist (MCP spec). */
 export const RESOURCE_NOT_FOUND = -32002;
 const MAX_COMPLETIONS = 100;
 const MAX_PROMPT_ARG_CHARS = 10_000;
+
+/**
+ * tools/call with `arguments` of any type. The SDK's own schema rejects non-object arguments before the
+ * handler runs, as a -32603 internal error carrying a raw zod dump; with this one `callTool` answers them
+ * like any other bad input (an `invalid_input` result in plain words).
+ */
+const ToolCallRequestSchema = z.object({
+  method: z.literal('tools/call'),
+  params: z.looseObject({ name: z.unknown().optional(), arguments: z.unknown().optional() }),
+});
 
 export interface RuntimeOptions {
   /** List and allow only tools whose annotations say readOnlyHint. */
@@ -196,10 +205,17 @@ export class Runtime {
     if (this.inflight.size > 0) {
       this.log.info('waiting for in-flight calls', { count: this.inflight.size });
       let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, drainMs);
+      let expired = false;
+      const deadline = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          expired = true;
+          resolve();
+        }, drainMs);
       });
-      await Promise.race([Promise.allSettled([...this.inflight]), timeout]);
+      // Calls that arrive while draining are waited for too, until the deadline.
+      while (this.inflight.size > 0 && !expired) {
+        await Promise.race([Promise.allSettled([...this.inflight]), deadline]);
+      }
       clearTimeout(timer);
     }
     this.shutdown.abort();
@@ -215,7 +231,13 @@ export class Runtime {
   private registerHandlers(session: Session): void {
     const { server } = session;
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools() }));
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    // Protocol's setRequestHandler, not Server's: Server's re-parses tools/call with the SDK's strict schema.
+    const setProtocolHandler = Protocol.prototype.setRequestHandler as (
+      this: Server,
+      schema: typeof ToolCallRequestSchema,
+      handler: (request: z.infer<typeof ToolCallRequestSchema>, extra: Extra) => Promise<CallToolResult>,
+    ) => void;
+    setProtocolHandler.call(server, ToolCallRequestSchema, (request, extra) =>
       this.track(this.callTool(request.params.name, request.params.arguments, extra)),
     );
     server.setRequestHandler(ListResourcesRequestSchema, () => this.listResources());
@@ -270,7 +292,13 @@ export class Runtime {
     return this.toolListing;
   }
 
-  async callTool(name: string, args: unknown, extra?: Extra): Promise<CallToolResult> {
+  async callTool(name: unknown, args: unknown, extra?: Extra): Promise<CallToolResult> {
+    if (typeof name !== 'string') {
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `tools/call needs params.name, one of: ${this.toolNames.join(', ')}`,
+      );
+    }
     const tool = this.tools.get(name);
     if (!tool) {
       if (this.hiddenByReadOnly.has(name)) {
@@ -337,9 +365,13 @@ export class Runtime {
     const ref = randomUUID().slice(0, 8);
     const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
     this.log.error(`internal error in ${where} (ref ${ref})\n${stack}`);
-    return new ShipyardError('internal', `Internal error in ${where}; the server log has the details (ref ${ref})`, {
-      hint: 'This is a server fault, not a problem with the arguments; retrying may not help',
-    });
+    return new ShipyardError(
+      'internal',
+      `Internal error in ${where}; the server log has the details (ref ${ref})`,
+      {
+        hint: 'This is a server fault, not a problem with the arguments; retrying may not help',
+      },
+    );
   }
 
   private async listResources() {
@@ -371,7 +403,8 @@ export class Runtime {
       const vars = resource.template.match(uri);
       if (vars) {
         const params: Record<string, string> = {};
-        for (const [key, value] of Object.entries(vars)) params[key] = Array.isArray(value) ? value.join(',') : value;
+        for (const [key, value] of Object.entries(vars))
+          params[key] = Array.isArray(value) ? value.join(',') : value;
         return { resource, params };
       }
     }
@@ -411,14 +444,20 @@ export class Runtime {
       ...tooLong.map((key) => `\`${key}\` must have at most ${MAX_PROMPT_ARG_CHARS} characters`),
     ];
     if (problems.length > 0) {
-      throw new RpcError(ErrorCode.InvalidParams, `Invalid arguments for prompt ${name}: ${problems.join('; ')}`);
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `Invalid arguments for prompt ${name}: ${problems.join('; ')}`,
+      );
     }
     let result: Awaited<ReturnType<PromptDefinition<unknown>['messages']>>;
     try {
       result = await prompt.messages(args, this.baseContext());
     } catch (error) {
       if (isShipyardError(error)) {
-        throw new RpcError(ErrorCode.InvalidParams, error.hint ? `${error.message}. ${error.hint}` : error.message);
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          error.hint ? `${error.message}. ${error.hint}` : error.message,
+        );
       }
       throw new RpcError(ErrorCode.InternalError, this.internal(`prompt ${name}`, error).message);
     }
@@ -463,15 +502,7 @@ export class Runtime {
 }
 
 function compileTool(def: AnyTool): CompiledTool {
-  const listing: Tool = {
-    name: def.name,
-    title: def.title,
-    description: def.description,
-    inputSchema: shapeToJsonSchema(def.input, 'input'),
-    outputSchema: shapeToJsonSchema(def.output, 'output'),
-    annotations: { ...def.annotations },
-  };
-  return { def, input: z.strictObject(def.input), output: z.object(def.output), listing };
+  return { def, input: z.strictObject(def.input), output: z.object(def.output), listing: toolListing(def) };
 }
 
 function errorResult(error: ShipyardError): CallToolResult {

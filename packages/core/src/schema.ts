@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Shape } from './define.js';
+import type { Shape, ToolDefinition } from './define.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -25,4 +25,16 @@ function trim(node: unknown): unknown {
     out[key] = trim(value);
   }
   return out;
+}
+
+/** The tools/list entry of a tool: what the runtime sends and what the linter measures. */
+export function toolListing(tool: ToolDefinition) {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: shapeToJsonSchema(tool.input, 'input'),
+    outputSchema: shapeToJsonSchema(tool.output, 'output'),
+    annotations: { ...tool.annotations },
+  };
 }

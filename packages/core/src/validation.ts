@@ -22,7 +22,8 @@ function describeIssue(issue: z.core.$ZodIssue, allowedKeys: readonly string[]):
     }
     case 'invalid_type': {
       const received = (issue.input === undefined ? 'nothing' : describeValue(issue.input)) as string;
-      if (issue.input === undefined && issue.path.length > 0) return `${field} is required (${issue.expected})`;
+      if (issue.input === undefined && issue.path.length > 0)
+        return `${field} is required (${issue.expected})`;
       return `${field} must be ${article(issue.expected)}, got ${received}`;
     }
     case 'too_small':

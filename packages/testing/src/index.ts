@@ -5,4 +5,12 @@ export { connect, connectHttp, spawnHttpServer, spawnServer, watchResourceUpdate
 export type { ContractExpectation, ContractOptions } from './contract.js';
 export { assertContract, snapshotToolSchemas } from './contract.js';
 export type { ToolErrorBody } from './results.js';
-export { callError, callOk, expectRpcError, expectToolError, expectToolOk } from './results.js';
+export {
+  callError,
+  callOk,
+  expectRpcError,
+  expectToolError,
+  expectToolOk,
+  promptText,
+  readText,
+} from './results.js';

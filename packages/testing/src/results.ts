@@ -81,3 +81,23 @@ export async function expectRpcError(
   }
   throw new Error(`Expected JSON-RPC error ${code}, but the request succeeded`);
 }
+
+/** Read a resource and return its text (fails on a binary or empty answer). */
+export async function readText(client: Client, uri: string): Promise<string> {
+  const { contents } = await client.readResource({ uri });
+  const first = contents[0];
+  if (!first || !('text' in first) || typeof first.text !== 'string') {
+    throw new Error(`Expected text contents for ${uri}, got ${JSON.stringify(contents)}`);
+  }
+  return first.text;
+}
+
+/** Render a prompt and return the text of all its messages, joined by newlines. */
+export async function promptText(
+  client: Client,
+  name: string,
+  args: Record<string, string> = {},
+): Promise<string> {
+  const { messages } = await client.getPrompt({ name, arguments: args });
+  return messages.map((message) => (message.content.type === 'text' ? message.content.text : '')).join('\n');
+}

@@ -1,0 +1,228 @@
+import type {
+  BaseContext,
+  PromptDefinition,
+  ResourceDefinition,
+  ToolAnnotations,
+  ToolDefinition,
+} from '../define.js';
+import type { ToolListing, ToolsListSize } from './listing.js';
+
+export type Rule =
+  | 'tool-name'
+  | 'description'
+  | 'parameters'
+  | 'annotations'
+  | 'output'
+  | 'prompts'
+  | 'resources'
+  | 'budget'
+  | 'unique-name';
+
+export type Severity = 'error' | 'warning';
+
+export interface Finding {
+  rule: Rule;
+  severity: Severity;
+  /** `server`, `server/tool`, `server/tool.field`, `server/prompt:name` or `server/resource:uri`. */
+  where: string;
+  message: string;
+}
+
+export interface Reporter {
+  error(where: string, message: string): void;
+  warn(where: string, message: string): void;
+}
+
+/** Hands each rule a reporter that files findings under its id. */
+export type Report = (rule: Rule) => Reporter;
+
+export const TOOL_NAME = /^[a-z][a-z0-9_]{2,47}$/;
+const PROMPT_NAME = /^[a-z][a-z0-9-]{2,47}$/;
+const VERBS = new Set(
+  `create get list search find query count update edit set patch upsert delete remove add insert append
+  attach detach link unlink transition move rename copy clone merge split assign unassign close open reopen
+  approve reject submit publish unpublish run execute trigger schedule cancel retry start stop pause resume
+  save load read write fetch download upload send post reply notify summarize describe explain analyze
+  archive unarchive restore backup import export sync validate verify check test compare diff preview plan
+  estimate rank score sort filter group tag untag label comment echo mark lock unlock pin unpin enable disable
+  generate render convert translate extract parse format resolve lookup calculate compute invite share
+  subscribe unsubscribe follow unfollow watch unwatch review inspect scan refresh reset clear purge prune
+  complete claim release deploy build install suggest recommend`.split(/\s+/),
+);
+
+const RETURNS = /\b(returns?|returning|responds? with|gives|yields)\b/i;
+const WHEN_TO_USE =
+  /\b(use|call)\s+(this|it|when|before|after|instead|if|first|only)\b|\b(before|after|instead of)\s+(calling|using)\b/i;
+const VAGUE_START = /^(a|an|the|this|tool)\b/i;
+const INPUT_WORDS = /\b(given|by|with|for)\b/i;
+const MIN_FIELD_DESCRIPTION = 8;
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+const spaced = (name: string) => name.toLowerCase().replaceAll('_', ' ');
+const normalize = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Name format, verb first, and no two tools of one server with the same name. */
+export function checkToolNames(tools: ToolDefinition[], server: string, report: Report): void {
+  const { error, warn } = report('tool-name');
+  const counts = new Map<string, number>();
+  for (const tool of tools) counts.set(tool.name, (counts.get(tool.name) ?? 0) + 1);
+  for (const [name, count] of counts) {
+    const where = `${server}/${name}`;
+    const verb = name.split('_')[0] ?? '';
+    if (!TOOL_NAME.test(name)) {
+      error(where, `must match ${TOOL_NAME.source} (snake_case, 3-48 characters)`);
+    } else if (!VERBS.has(verb)) {
+      warn(where, `should start with a verb (create_, get_, search_…); "${verb}" is not one`);
+    }
+    if (count > 1) error(where, `is defined ${count} times on this server`);
+  }
+}
+
+/** The per-tool rules: description, parameters, annotations and output. */
+export function checkTool(tool: ToolDefinition, listing: ToolListing, where: string, report: Report): void {
+  checkDescription(tool, where, report);
+  checkParameters(tool, listing, where, report);
+  checkAnnotations(tool, where, report);
+  checkOutput(tool, where, report);
+}
+
+function checkDescription(tool: ToolDefinition, where: string, report: Report): void {
+  const text = (tool.description ?? '').trim();
+  const lower = text.toLowerCase();
+  const { error, warn } = report('description');
+  if (text.length < 40 || text.length > 1024) {
+    error(where, `is ${text.length} characters; keep it between 40 and 1024`);
+  }
+  if (!RETURNS.test(text)) error(where, 'does not say what the tool returns ("Returns …")');
+  if (!WHEN_TO_USE.test(text)) error(where, 'does not say when to use the tool ("Use this when …")');
+  if (VAGUE_START.test(text) || lower.startsWith(tool.name.toLowerCase())) {
+    warn(where, 'should start with the action ("Create a note …"), not with A/The/This/Tool or its name');
+  }
+  const fields = Object.keys(tool.input ?? {});
+  const mentions = (field: string) => lower.includes(field.toLowerCase()) || lower.includes(spaced(field));
+  if (fields.length > 0 && !INPUT_WORDS.test(text) && !fields.some(mentions)) {
+    warn(where, `does not mention its inputs (${fields.join(', ')})`);
+  }
+}
+
+function checkParameters(tool: ToolDefinition, listing: ToolListing, where: string, report: Report): void {
+  const properties = (listing.inputSchema.properties ?? {}) as Record<string, unknown>;
+  for (const field of Object.keys(tool.input ?? {})) {
+    const description = descriptionOf(properties[field])?.trim() ?? '';
+    const problem = !description
+      ? 'has no .describe(); say what the value means, its format or an example'
+      : normalize(description) === normalize(field)
+        ? `is described only by its own name ("${description}")`
+        : description.length < MIN_FIELD_DESCRIPTION
+          ? `has too short a description ("${description}"); say what the value means`
+          : undefined;
+    if (problem) report('parameters').error(`${where}.${field}`, `\`${field}\` ${problem}`);
+  }
+}
+
+/** A property's description in JSON Schema, also inside the anyOf that `.nullable()` produces. */
+function descriptionOf(node: unknown): string | undefined {
+  if (!node || typeof node !== 'object') return undefined;
+  const schema = node as { description?: unknown; anyOf?: unknown[]; oneOf?: unknown[]; allOf?: unknown[] };
+  if (typeof schema.description === 'string') return schema.description;
+  const members = [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])];
+  return members.map(descriptionOf).find((description) => description !== undefined);
+}
+
+function checkAnnotations(tool: ToolDefinition, where: string, report: Report): void {
+  const { error } = report('annotations');
+  const annotations: Partial<ToolAnnotations> | undefined = tool.annotations;
+  const missing = HINTS.filter((hint) => typeof annotations?.[hint] !== 'boolean');
+  if (missing.length > 0) error(where, `set ${missing.join(', ')} to true or false`);
+  if (annotations?.readOnlyHint === true && annotations.destructiveHint === true) {
+    error(where, 'readOnlyHint and destructiveHint are both true; pick one');
+  }
+}
+
+function checkOutput(tool: ToolDefinition, where: string, report: Report): void {
+  if (Object.keys(tool.output ?? {}).length === 0) {
+    report('output').error(where, 'declares no output fields; give it an output shape for what it returns');
+  }
+}
+
+/** Name, descriptions, and every backticked tool name in the rendered text exists on the server. */
+export async function checkPrompt(
+  prompt: PromptDefinition,
+  server: string,
+  toolNames: ReadonlySet<string>,
+  ctx: BaseContext<unknown>,
+  report: Report,
+): Promise<void> {
+  const { error, warn } = report('prompts');
+  const where = `${server}/prompt:${prompt.name}`;
+  if (!PROMPT_NAME.test(prompt.name)) {
+    error(where, `name must be kebab-case matching ${PROMPT_NAME.source}`);
+  }
+  if (!prompt.description?.trim()) error(where, 'has no description');
+  const args = Object.entries(prompt.args ?? {});
+  for (const [name, arg] of args) {
+    if (!arg?.description?.trim()) error(`${where}.${name}`, `argument \`${name}\` has no description`);
+  }
+  let text: string;
+  try {
+    const placeholders = Object.fromEntries(args.map(([name]) => [name, `<${name}>`]));
+    const result = await prompt.messages(placeholders, ctx);
+    text = typeof result === 'string' ? result : result.map((message) => message.text).join('\n');
+  } catch (error) {
+    warn(where, `could not render, so the tools it names were not checked: ${errorMessage(error)}`);
+    return;
+  }
+  const named = new Set(Array.from(text.matchAll(/`([^`\s]+)`/g), (match) => match[1] ?? ''));
+  for (const name of named) {
+    if (TOOL_NAME.test(name) && name.includes('_') && !toolNames.has(name)) {
+      error(where, `names \`${name}\`, which is not a tool of this server`);
+    }
+  }
+}
+
+/** Description, mimeType, and each template variable documented and completable. */
+export function checkResource(resource: ResourceDefinition, server: string, report: Report): void {
+  const { error, warn } = report('resources');
+  const where = `${server}/resource:${resource.uri}`;
+  if (!resource.description?.trim()) error(where, 'has no description');
+  if (!resource.mimeType?.trim()) error(where, 'has no mimeType (e.g. application/json)');
+  const inTemplate = templateVariables(resource.uri);
+  const declared = resource.variables ?? {};
+  for (const name of inTemplate) {
+    const variable = declared[name];
+    if (!variable?.description?.trim()) {
+      error(where, `template variable \`${name}\` has no description in variables`);
+    }
+    if (!variable?.complete) {
+      warn(where, `template variable \`${name}\` has no complete function`);
+    }
+  }
+  for (const name of Object.keys(declared)) {
+    if (!inTemplate.includes(name)) {
+      warn(where, `variables declares \`${name}\`, which is not in the URI`);
+    }
+  }
+}
+
+/** Variable names of an RFC 6570 template: `{a}`, `{+a}`, `{?a,b}`, `{a*}`, `{a:3}`. */
+export function templateVariables(uri: string): string[] {
+  const names = Array.from(uri.matchAll(/\{([^}]*)\}/g), (match) => match[1] ?? '')
+    .flatMap((expression) => expression.replace(/^[+#./;?&]/, '').split(','))
+    .map((name) => name.trim().replace(/(\*|:\d+)$/, ''))
+    .filter(Boolean);
+  return [...new Set(names)];
+}
+
+export function checkBudget(size: ToolsListSize, budget: number, server: string, report: Report): void {
+  if (size.tokens <= budget) return;
+  const largest = [...size.perTool]
+    .sort((a, b) => b.tokens - a.tokens)
+    .slice(0, 3)
+    .map((tool) => `${tool.name} ${tool.tokens}`)
+    .join(', ');
+  report('budget').error(
+    server,
+    `tools/list is ${size.tokens} tokens (${size.chars} chars / 4), over the budget of ${budget}; largest: ${largest}`,
+  );
+}

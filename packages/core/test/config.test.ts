@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_HOST, DEFAULT_PORT, parseConfig, UsageError } from '../src/index.js';
+
+function usageError(argv: string[], env: NodeJS.ProcessEnv = {}): UsageError {
+  let caught: unknown;
+  try {
+    parseConfig(argv, env);
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(UsageError);
+  return caught as UsageError;
+}
+
+describe('parseConfig', () => {
+  it('defaults to stdio on 127.0.0.1:3333, info logs, everything exposed', () => {
+    expect(DEFAULT_HOST).toBe('127.0.0.1');
+    expect(DEFAULT_PORT).toBe(3333);
+    expect(parseConfig([], {})).toEqual({
+      transport: 'stdio',
+      host: '127.0.0.1',
+      port: 3333,
+      dataDir: undefined,
+      readOnly: false,
+      tools: undefined,
+      user: undefined,
+      logLevel: 'info',
+      httpToken: undefined,
+      allowedHosts: [],
+      help: false,
+      version: false,
+    });
+  });
+
+  it('reads every flag', () => {
+    const config = parseConfig(
+      [
+        '--transport',
+        'http',
+        '--host',
+        '0.0.0.0',
+        '--port',
+        '8080',
+        '--data-dir',
+        '/tmp/data',
+        '--read-only',
+        '--tools',
+        'a,b',
+        '--user',
+        'ada',
+        '--log-level',
+        'debug',
+        '--allowed-hosts',
+        'mcp.example,other.example',
+      ],
+      {},
+    );
+    expect(config).toMatchObject({
+      transport: 'http',
+      host: '0.0.0.0',
+      port: 8080,
+      dataDir: '/tmp/data',
+      readOnly: true,
+      tools: ['a', 'b'],
+      user: 'ada',
+      logLevel: 'debug',
+      allowedHosts: ['mcp.example', 'other.example'],
+    });
+  });
+
+  it('falls back to SHIPYARD_* environment variables', () => {
+    const config = parseConfig([], {
+      SHIPYARD_TRANSPORT: 'http',
+      SHIPYARD_HOST: '::1',
+      SHIPYARD_PORT: '0',
+      SHIPYARD_DATA_DIR: '/var/lib/shipyard',
+      SHIPYARD_READ_ONLY: '1',
+      SHIPYARD_TOOLS: 'x, y ,',
+      SHIPYARD_USER: 'grace',
+      SHIPYARD_LOG_LEVEL: 'warn',
+      SHIPYARD_HTTP_TOKEN: 's3cret',
+      SHIPYARD_ALLOWED_HOSTS: 'mcp.example',
+    });
+    expect(config).toMatchObject({
+      transport: 'http',
+      host: '::1',
+      port: 0,
+      dataDir: '/var/lib/shipyard',
+      readOnly: true,
+      tools: ['x', 'y'],
+      user: 'grace',
+      logLevel: 'warn',
+      httpToken: 's3cret',
+      allowedHosts: ['mcp.example'],
+    });
+  });
+
+  it('lets a flag win over the environment', () => {
+    const env = {
+      SHIPYARD_TRANSPORT: 'http',
+      SHIPYARD_HOST: '10.0.0.1',
+      SHIPYARD_PORT: '9999',
+      SHIPYARD_TOOLS: 'x',
+      SHIPYARD_USER: 'grace',
+      SHIPYARD_LOG_LEVEL: 'warn',
+      SHIPYARD_DATA_DIR: '/env',
+    };
+    const config = parseConfig(
+      [
+        '--transport=stdio',
+        '--host',
+        '127.0.0.2',
+        '--port',
+        '4000',
+        '--tools',
+        'a',
+        '--user',
+        'ada',
+        '--log-level',
+        'error',
+        '--data-dir',
+        '/flag',
+      ],
+      env,
+    );
+    expect(config).toMatchObject({
+      transport: 'stdio',
+      host: '127.0.0.2',
+      port: 4000,
+      tools: ['a'],
+      user: 'ada',
+      logLevel: 'error',
+      dataDir: '/flag',
+    });
+  });
+
+  it('reads SHIPYARD_READ_ONLY as a boolean', () => {
+    for (const value of ['1', 'true', 'TRUE', 'yes', 'on']) {
+      expect(parseConfig([], { SHIPYARD_READ_ONLY: value }).readOnly, value).toBe(true);
+    }
+    for (const value of ['0', 'false', 'no', '']) {
+      expect(parseConfig([], { SHIPYARD_READ_ONLY: value }).readOnly, value).toBe(false);
+    }
+    expect(parseConfig(['--read-only'], {}).readOnly).toBe(true);
+  });
+
+  it('parses --tools as a trimmed comma list, empty meaning all', () => {
+    expect(parseConfig(['--tools', 'search_tickets, get_ticket,,create_ticket '], {}).tools).toEqual([
+      'search_tickets',
+      'get_ticket',
+      'create_ticket',
+    ]);
+    expect(parseConfig(['--tools', 'one'], {}).tools).toEqual(['one']);
+    expect(parseConfig(['--tools', ' , '], {}).tools).toBeUndefined();
+    expect(parseConfig(['--tools='], {}).tools).toBeUndefined();
+  });
+
+  it('takes the HTTP token from the environment only', () => {
+    expect(parseConfig([], { SHIPYARD_HTTP_TOKEN: 'abc' }).httpToken).toBe('abc');
+    expect(parseConfig([], { SHIPYARD_HTTP_TOKEN: '' }).httpToken).toBeUndefined();
+    expect(usageError(['--token', 'abc']).message).toMatch(/token/);
+  });
+
+  it('reads --help/-h and --version/-v', () => {
+    expect(parseConfig(['--help'], {}).help).toBe(true);
+    expect(parseConfig(['-h'], {}).help).toBe(true);
+    expect(parseConfig(['--version'], {}).version).toBe(true);
+    expect(parseConfig(['-v'], {}).version).toBe(true);
+  });
+
+  it('rejects a bad transport', () => {
+    expect(usageError(['--transport', 'sse']).message).toContain(
+      '--transport must be stdio or http, got "sse"',
+    );
+    expect(usageError([], { SHIPYARD_TRANSPORT: 'websocket' }).message).toContain('"websocket"');
+  });
+
+  it('rejects a bad port', () => {
+    for (const port of ['abc', '-1', '65536', '1.5', '', '80x']) {
+      expect(usageError([`--port=${port}`]).message, port).toContain(
+        '--port must be a number from 0 to 65535',
+      );
+    }
+    expect(usageError([], { SHIPYARD_PORT: 'http' }).message).toContain('"http"');
+    expect(parseConfig(['--port', '65535'], {}).port).toBe(65535);
+    expect(parseConfig(['--port', '0'], {}).port).toBe(0);
+  });
+
+  it('rejects a bad log level', () => {
+    expect(usageError(['--log-level', 'verbose']).message).toContain('--log-level must be');
+    expect(usageError([], { SHIPYARD_LOG_LEVEL: 'trace' }).message).toContain('"trace"');
+    expect(parseConfig(['--log-level', 'silent'], {}).logLevel).toBe('silent');
+  });
+
+  it('rejects an unknown flag, a positional argument and a flag without its value', () => {
+    expect(usageError(['--verbose']).message).toContain('--verbose');
+    usageError(['stdio']);
+    usageError(['--port']);
+    usageError(['--read-only=yes']);
+  });
+});

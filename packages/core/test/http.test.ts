@@ -1,0 +1,365 @@
+import { request as httpRequest } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger, type HttpHandle, type HttpOptions, Runtime, startHttp } from '../src/index.js';
+import { createSample } from './fixtures/sample.js';
+import { expectToolOk } from './helpers.js';
+
+const handles: HttpHandle[] = [];
+const clients: Client[] = [];
+const runtimes: Runtime[] = [];
+let logs: string[] = [];
+
+afterEach(async () => {
+  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
+  await Promise.allSettled(handles.splice(0).map((handle) => handle.close()));
+  await Promise.allSettled(runtimes.splice(0).map((runtime) => runtime.close({ drainMs: 1_000 })));
+  logs = [];
+});
+
+function newRuntime(): Runtime {
+  const runtime = new Runtime(createSample(), {
+    logger: createLogger('sample', { level: 'debug', write: (line) => logs.push(line) }),
+  });
+  runtimes.push(runtime);
+  return runtime;
+}
+
+async function serve(options: Partial<HttpOptions> = {}): Promise<{ handle: HttpHandle; runtime: Runtime }> {
+  const runtime = newRuntime();
+  const handle = await startHttp(runtime, { host: '127.0.0.1', port: 0, ...options });
+  handles.push(handle);
+  return { handle, runtime };
+}
+
+async function connectHttp(
+  handle: HttpHandle,
+  token?: string,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(
+    new URL(handle.url),
+    token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {},
+  );
+  const client = new Client({ name: 'http-test', version: '0.0.0' });
+  clients.push(client);
+  await client.connect(transport);
+  return { client, transport };
+}
+
+const initializeBody = (id = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: {
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '0.0.0' },
+  },
+});
+
+const MCP_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A request through node:http, which (unlike fetch) lets a test set Host and Origin freely. */
+function raw(
+  port: number,
+  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string },
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method: options.method ?? 'POST',
+        path: options.path ?? '/mcp',
+        headers: options.headers ?? {},
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** Find a port that is free right now. */
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('Streamable HTTP', () => {
+  it('serves a client: initialize, tools, resources, prompts', async () => {
+    const { handle } = await serve();
+    expect(handle.url).toBe(`http://127.0.0.1:${handle.port}/mcp`);
+    const { client, transport } = await connectHttp(handle);
+    expect(transport.sessionId).toEqual(expect.any(String));
+    expect(client.getServerVersion()).toMatchObject({ name: 'shipyard-sample', version: '1.2.3' });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('echo_text');
+    const result = expectToolOk(
+      await client.callTool({ name: 'echo_text', arguments: { text: 'over http' } }),
+    );
+    expect(result).toEqual({ text: 'over http', user: null });
+    const read = await client.readResource({ uri: 'notes://a1' });
+    expect(read.contents).toEqual([{ uri: 'notes://a1', mimeType: 'text/plain', text: 'first note' }]);
+    const prompt = await client.getPrompt({ name: 'review-note', arguments: { id: 'a1' } });
+    expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Read note a1 with `echo_text`.' });
+    expect(handle.sessions()).toBe(1);
+  });
+
+  it('serves 50 concurrent sessions, each answered with its own result', async () => {
+    const { handle, runtime } = await serve();
+    const count = 50;
+    const results = await Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const { client, transport } = await connectHttp(handle);
+        const result = await client.callTool({ name: 'echo_text', arguments: { text: `client-${i}` } });
+        return { sessionId: transport.sessionId, value: expectToolOk<{ text: string }>(result).text };
+      }),
+    );
+    expect(results.map((r) => r.value)).toEqual(Array.from({ length: count }, (_, i) => `client-${i}`));
+    expect(new Set(results.map((r) => r.sessionId)).size).toBe(count);
+    expect(handle.sessions()).toBe(count);
+    expect(runtime.sessionCount).toBe(count);
+  }, 60_000);
+
+  it('ends a session on DELETE; a later request with that id gets 404', async () => {
+    const { handle, runtime } = await serve();
+    const { client, transport } = await connectHttp(handle);
+    await connectHttp(handle);
+    expect(handle.sessions()).toBe(2);
+    const sessionId = transport.sessionId;
+    expect(sessionId).toEqual(expect.any(String));
+    await transport.terminateSession();
+    expect(handle.sessions()).toBe(1);
+    expect(runtime.sessionCount).toBe(1);
+    const after = await raw(handle.port, {
+      headers: {
+        ...MCP_HEADERS,
+        'mcp-session-id': sessionId as string,
+        'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+    });
+    expect(after.status).toBe(404);
+    await client.close();
+  });
+
+  it('answers 404 to an unknown session id', async () => {
+    const { handle } = await serve();
+    const response = await raw(handle.port, {
+      headers: { ...MCP_HEADERS, 'mcp-session-id': 'no-such-session' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(response.status).toBe(404);
+    expect(JSON.parse(response.body)).toMatchObject({
+      jsonrpc: '2.0',
+      error: { message: expect.stringMatching(/initialize/) },
+    });
+  });
+
+  it('answers 400 to a non-initialize POST without a session', async () => {
+    const { handle } = await serve();
+    const response = await raw(handle.port, {
+      headers: MCP_HEADERS,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body).error.message).toMatch(/initialize/);
+    expect(handle.sessions()).toBe(0);
+  });
+
+  it('initializes a session from a raw POST and returns its Mcp-Session-Id', async () => {
+    const { handle } = await serve();
+    const response = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
+    expect(response.status).toBe(200);
+    expect(response.headers['mcp-session-id']).toEqual(expect.any(String));
+    expect(response.body).toContain('shipyard-sample');
+    expect(handle.sessions()).toBe(1);
+  });
+
+  it('refuses a foreign Host header with 403 (DNS rebinding)', async () => {
+    const { handle } = await serve();
+    const evil = await raw(handle.port, {
+      headers: { ...MCP_HEADERS, host: `evil.example:${handle.port}` },
+      body: JSON.stringify(initializeBody()),
+    });
+    expect(evil.status).toBe(403);
+    expect(evil.body).toMatch(/Host/);
+    const wrongPort = await raw(handle.port, {
+      path: '/healthz',
+      method: 'GET',
+      headers: { host: `127.0.0.1:${handle.port + 1}` },
+    });
+    expect(wrongPort.status).toBe(403);
+    const local = await raw(handle.port, {
+      path: '/healthz',
+      method: 'GET',
+      headers: { host: `localhost:${handle.port}` },
+    });
+    expect(local.status).toBe(200);
+    expect(handle.sessions()).toBe(0);
+  });
+
+  it('accepts an extra Host name from allowedHosts', async () => {
+    const { handle } = await serve({ allowedHosts: ['mcp.example'] });
+    const ok = await raw(handle.port, {
+      path: '/healthz',
+      method: 'GET',
+      headers: { host: `mcp.example:${handle.port}` },
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it('refuses a foreign Origin with 403', async () => {
+    const { handle } = await serve();
+    const evil = await raw(handle.port, {
+      headers: { ...MCP_HEADERS, origin: 'https://evil.example' },
+      body: JSON.stringify(initializeBody()),
+    });
+    expect(evil.status).toBe(403);
+    expect(evil.body).toMatch(/Origin/);
+    const local = await raw(handle.port, {
+      headers: { ...MCP_HEADERS, origin: `http://localhost:${handle.port}` },
+      body: JSON.stringify(initializeBody()),
+    });
+    expect(local.status).toBe(200);
+  });
+
+  it('answers GET /healthz with 200 JSON', async () => {
+    const { handle } = await serve();
+    const response = await fetch(`http://127.0.0.1:${handle.port}/healthz`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await response.json()).toEqual({ status: 'ok', server: 'sample', sessions: 0 });
+    const other = await fetch(`http://127.0.0.1:${handle.port}/elsewhere`);
+    expect(other.status).toBe(404);
+  });
+
+  it('answers 413 to a body over the limit', async () => {
+    const { handle } = await serve({ maxBodyBytes: 1_024 });
+    const body = JSON.stringify({ ...initializeBody(), padding: 'x'.repeat(4_096) });
+    const response = await raw(handle.port, { headers: MCP_HEADERS, body });
+    expect(response.status).toBe(413);
+    expect(JSON.parse(response.body).error.message).toContain('1024');
+    expect(handle.sessions()).toBe(0);
+    // A body under the limit still works.
+    const ok = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
+    expect(ok.status).toBe(200);
+  });
+
+  it('answers 400 with a JSON-RPC parse error to invalid JSON', async () => {
+    const { handle } = await serve();
+    const response = await raw(handle.port, { headers: MCP_HEADERS, body: '{"jsonrpc": "2.0", "id": 1,' });
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body)).toMatchObject({ error: { code: -32700 } });
+  });
+
+  it('answers 405 to other methods', async () => {
+    const { handle } = await serve();
+    const response = await raw(handle.port, { method: 'PUT', headers: MCP_HEADERS, body: '{}' });
+    expect(response.status).toBe(405);
+  });
+
+  describe('with a token', () => {
+    const token = 'test-token-123';
+
+    it('answers 401 with WWW-Authenticate without the right token, and serves with it', async () => {
+      const { handle } = await serve({ token });
+      const none = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
+      expect(none.status).toBe(401);
+      expect(none.headers['www-authenticate']).toMatch(/^Bearer/);
+      const wrong = await raw(handle.port, {
+        headers: { ...MCP_HEADERS, authorization: 'Bearer wrong-token-12' },
+        body: JSON.stringify(initializeBody()),
+      });
+      expect(wrong.status).toBe(401);
+      expect(wrong.headers['www-authenticate']).toMatch(/^Bearer/);
+      const bare = await raw(handle.port, {
+        headers: { ...MCP_HEADERS, authorization: token },
+        body: JSON.stringify(initializeBody()),
+      });
+      expect(bare.status).toBe(401);
+      expect(handle.sessions()).toBe(0);
+
+      await expect(connectHttp(handle, 'nope')).rejects.toThrow();
+      const { client } = await connectHttp(handle, token);
+      const result = expectToolOk(
+        await client.callTool({ name: 'echo_text', arguments: { text: 'authed' } }),
+      );
+      expect(result.text).toBe('authed');
+      expect(handle.sessions()).toBe(1);
+    });
+
+    it('starts on 0.0.0.0 with a token', async () => {
+      const { handle } = await serve({ host: '0.0.0.0', token });
+      expect(handle.url).toBe(`http://0.0.0.0:${handle.port}/mcp`);
+      const health = await raw(handle.port, {
+        path: '/healthz',
+        method: 'GET',
+        headers: { host: `127.0.0.1:${handle.port}` },
+      });
+      expect(health.status).toBe(200);
+      const unauthorised = await raw(handle.port, {
+        headers: { ...MCP_HEADERS, host: `127.0.0.1:${handle.port}` },
+        body: JSON.stringify(initializeBody()),
+      });
+      expect(unauthorised.status).toBe(401);
+    });
+  });
+
+  it('refuses a non-loopback host without a token, before listening', async () => {
+    const runtime = newRuntime();
+    for (const host of ['0.0.0.0', '::', '192.168.1.10']) {
+      const port = await freePort();
+      await expect(startHttp(runtime, { host, port }), host).rejects.toThrow(/SHIPYARD_HTTP_TOKEN/);
+      if (host === '0.0.0.0') {
+        // Nothing is listening: the same port can still be bound.
+        const probe = createNetServer();
+        await new Promise<void>((resolve, reject) => {
+          probe.once('error', reject);
+          probe.listen(port, '0.0.0.0', resolve);
+        });
+        await new Promise<void>((resolve) => probe.close(() => resolve()));
+      }
+    }
+    await expect(startHttp(runtime, { host: '0.0.0.0', port: 0, token: '' })).rejects.toThrow(
+      /SHIPYARD_HTTP_TOKEN/,
+    );
+  });
+
+  it('stops accepting connections after close', async () => {
+    const { handle } = await serve();
+    await connectHttp(handle);
+    await handle.close();
+    handles.splice(handles.indexOf(handle), 1);
+    await expect(fetch(`http://127.0.0.1:${handle.port}/healthz`)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,339 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { expectToolOk } from './helpers.js';
+
+// The fixture imports the built core: `pnpm --filter @shipyard/core build` first.
+const FIXTURE = fileURLToPath(new URL('./fixtures/server.mjs', import.meta.url));
+const TOOL_NAMES = ['slow_echo', 'loaded_modules', 'write_note'];
+
+/** The environment without SHIPYARD_* settings of whoever runs the tests. */
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith('SHIPYARD_')) env[key] = value;
+  }
+  return { ...env, ...extra };
+}
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+interface Proc {
+  child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<Exit>;
+  /** Resolves with the stderr text once it matches. */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Write one JSON-RPC message as a line. */
+  send(message: unknown): void;
+  /** The JSON-RPC response with this id. */
+  response(id: number, timeoutMs?: number): Promise<Record<string, unknown>>;
+}
+
+const running: ChildProcessWithoutNullStreams[] = [];
+const clients: Client[] = [];
+
+afterEach(async () => {
+  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
+  for (const child of running.splice(0)) {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+});
+
+function until<T>(
+  check: () => T | undefined,
+  what: string,
+  timeoutMs: number,
+  onData: (fn: () => void) => () => void,
+) {
+  return new Promise<T>((resolve, reject) => {
+    let stop = () => {};
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`timed out waiting for ${what}`));
+    }, timeoutMs);
+    const attempt = () => {
+      const value = check();
+      if (value === undefined) return;
+      clearTimeout(timer);
+      stop();
+      resolve(value);
+    };
+    stop = onData(attempt);
+    attempt();
+  });
+}
+
+function start(args: string[], env: Record<string, string> = {}): Proc {
+  const child = spawn(process.execPath, [FIXTURE, ...args], { env: cleanEnv(env), stdio: 'pipe' });
+  running.push(child);
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  const exited = new Promise<Exit>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal })),
+  );
+  const onData = (stream: NodeJS.ReadableStream) => (fn: () => void) => {
+    stream.on('data', fn);
+    return () => stream.off('data', fn);
+  };
+  const messages = () =>
+    out
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as Record<string, unknown>];
+        } catch {
+          return [];
+        }
+      });
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    waitForStderr: (pattern, timeoutMs = 15_000) =>
+      until(() => err.match(pattern) ?? undefined, `stderr ${pattern}`, timeoutMs, onData(child.stderr)),
+    send: (message) => child.stdin.write(`${JSON.stringify(message)}\n`),
+    response: (id, timeoutMs = 15_000) =>
+      until(() => messages().find((m) => m.id === id), `response ${id}`, timeoutMs, onData(child.stdout)),
+  };
+}
+
+/** Run to completion (for --help, --version and start-up errors). */
+async function runToExit(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Exit & { out: string; err: string }> {
+  const proc = start(args, env);
+  proc.child.stdin.end();
+  const exit = await proc.exited;
+  return { ...exit, out: proc.stdout(), err: proc.stderr() };
+}
+
+async function initialize(proc: Proc): Promise<void> {
+  proc.send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '0' },
+    },
+  });
+  const answer = await proc.response(1);
+  expect(answer.result).toMatchObject({ serverInfo: { name: 'shipyard-fixture', version: '9.8.7' } });
+  proc.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+}
+
+async function stdioClient(args: string[], stderr: string[] = []): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [FIXTURE, ...args],
+    env: cleanEnv(),
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
+  const client = new Client({ name: 'process-test', version: '0.0.0' });
+  clients.push(client);
+  await client.connect(transport);
+  return client;
+}
+
+describe('the bin', () => {
+  it('prints the version with --version and exits 0', async () => {
+    const result = await runToExit(['--version']);
+    expect(result.code).toBe(0);
+    expect(result.out).toBe('9.8.7\n');
+    expect((await runToExit(['-v'])).out).toBe('9.8.7\n');
+  });
+
+  it('prints usage with every flag with --help and exits 0', async () => {
+    const result = await runToExit(['--help']);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('shipyard-fixture - Test fixture server');
+    expect(result.out).toContain('Usage: shipyard-fixture [options]');
+    for (const flag of [
+      '--transport',
+      '--host',
+      '--port',
+      '--allowed-hosts',
+      '--data-dir',
+      '--read-only',
+      '--tools',
+      '--user',
+      '--log-level',
+      '--help',
+      '--version',
+      'SHIPYARD_HTTP_TOKEN',
+    ]) {
+      expect(result.out).toContain(flag);
+    }
+  });
+
+  it('exits 2 with a message on an unknown flag', async () => {
+    const result = await runToExit(['--bogus']);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('--bogus');
+    expect(result.err).toContain('--help');
+    expect(result.out).toBe('');
+  });
+
+  it('exits 2 with a message on a bad value', async () => {
+    const result = await runToExit(['--transport', 'carrier-pigeon']);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('--transport must be stdio or http');
+  });
+
+  it('exits 2 on --tools with an unknown name, listing the real tools', async () => {
+    const result = await runToExit(['--tools', 'nope']);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('nope');
+    expect(result.err).toContain(TOOL_NAMES.join(', '));
+    expect(result.out).toBe('');
+  });
+
+  it('lists only read-only tools over stdio with --read-only', async () => {
+    const client = await stdioClient(['--read-only']);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['slow_echo', 'loaded_modules']);
+  });
+
+  it('lists only the allowed tools with SHIPYARD_TOOLS-style --tools', async () => {
+    const client = await stdioClient(['--tools', 'write_note,slow_echo']);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['slow_echo', 'write_note']);
+  });
+
+  it('does not load the http module when serving stdio', async () => {
+    const client = await stdioClient([]);
+    const result = expectToolOk(await client.callTool({ name: 'loaded_modules', arguments: {} }));
+    expect(result).toEqual({ http: false });
+  });
+
+  it('serves HTTP with --transport http --port 0', async () => {
+    const proc = start(['--transport', 'http', '--port', '0']);
+    const match = await proc.waitForStderr(/listening on (http:\/\/127\.0\.0\.1:(\d+)\/mcp)/);
+    const port = Number(match[2]);
+    expect(port).toBeGreaterThan(0);
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok', server: 'fixture' });
+    // The probe the stdio test relies on does see the http module when it is loaded.
+    const client = new Client({ name: 'process-test', version: '0.0.0' });
+    clients.push(client);
+    await client.connect(new StreamableHTTPClientTransport(new URL(match[1] as string)));
+    expect(expectToolOk(await client.callTool({ name: 'loaded_modules', arguments: {} }))).toEqual({
+      http: true,
+    });
+    await client.close();
+    expect(proc.stdout()).toBe('');
+    proc.child.kill('SIGTERM');
+    expect((await proc.exited).code).toBe(0);
+  });
+
+  it('writes only JSON-RPC to stdout and logs to stderr', async () => {
+    const proc = start(['--log-level', 'debug']);
+    await initialize(proc);
+    proc.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+    proc.send({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'slow_echo', arguments: { text: 'hi', ms: 1 } },
+    });
+    proc.send({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'slow_echo', arguments: { nope: 1 } },
+    });
+    proc.send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'missing', arguments: {} } });
+    expect((await proc.response(3)).result).toMatchObject({ structuredContent: { text: 'hi' } });
+    expect((await proc.response(4)).result).toMatchObject({ isError: true });
+    expect((await proc.response(5)).error).toMatchObject({ code: -32602 });
+    await proc.waitForStderr(/slow_echo started: hi/);
+    proc.child.stdin.end();
+    expect((await proc.exited).code).toBe(0);
+
+    const lines = proc.stdout().split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    for (const line of lines) {
+      const message = JSON.parse(line) as { jsonrpc?: string };
+      expect(message.jsonrpc, line).toBe('2.0');
+    }
+    expect(proc.stderr()).toMatch(/debug \[fixture\] serving on stdio/);
+    expect(proc.stderr()).toMatch(/info \[fixture\] slow_echo started: hi/);
+    expect(proc.stdout()).not.toContain('[fixture]');
+  });
+
+  it('finishes an in-flight call on SIGTERM, then exits 0', async () => {
+    const proc = start([]);
+    await initialize(proc);
+    proc.send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'slow_echo', arguments: { text: 'last words', ms: 500 } },
+    });
+    await proc.waitForStderr(/slow_echo started: last words/);
+    proc.child.kill('SIGTERM');
+    const response = await proc.response(2);
+    expect(response.result).toMatchObject({ structuredContent: { text: 'last words' } });
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('exits 0 when stdin closes', async () => {
+    const proc = start([]);
+    await initialize(proc);
+    proc.child.stdin.end();
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('exits 0 on SIGINT', async () => {
+    const proc = start([]);
+    await initialize(proc);
+    proc.child.kill('SIGINT');
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it('refuses to serve HTTP on 0.0.0.0 without SHIPYARD_HTTP_TOKEN', async () => {
+    const result = await runToExit(['--host', '0.0.0.0', '--transport', 'http', '--port', '0']);
+    expect(result.code).not.toBe(0);
+    expect(result.code).not.toBeNull();
+    expect(result.err).toContain('SHIPYARD_HTTP_TOKEN');
+    expect(result.err).not.toMatch(/listening on/);
+  });
+
+  it('serves HTTP on 0.0.0.0 with SHIPYARD_HTTP_TOKEN', async () => {
+    const proc = start(['--host', '0.0.0.0', '--transport', 'http', '--port', '0'], {
+      SHIPYARD_HTTP_TOKEN: 'process-token',
+    });
+    const match = await proc.waitForStderr(/listening on http:\/\/0\.0\.0\.0:(\d+)\/mcp/);
+    const url = `http://127.0.0.1:${match[1]}/mcp`;
+    const denied = await fetch(url, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(denied.status).toBe(401);
+    proc.child.kill('SIGTERM');
+    expect((await proc.exited).code).toBe(0);
+  });
+});

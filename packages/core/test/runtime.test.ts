@@ -1,0 +1,672 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  type Progress,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, RESOURCE_NOT_FOUND, Runtime, z } from '../src/index.js';
+import { createSample, LEAKY_MESSAGE, SAMPLE_TOOL_NAMES } from './fixtures/sample.js';
+import { connect, expectRpcError, expectToolError, expectToolOk, type Harness, waitFor } from './helpers.js';
+
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+async function start(options: Parameters<typeof connect>[1] = {}): Promise<Harness> {
+  harness = await connect(createSample(), options);
+  return harness;
+}
+
+async function call(client: Client, name: string, args: unknown): Promise<CallToolResult> {
+  // client.request, not callTool: lets a test send arguments a typed client would refuse to build.
+  return (await client.request(
+    { method: 'tools/call', params: { name, arguments: args as Record<string, unknown> } },
+    CallToolResultSchema,
+  )) as CallToolResult;
+}
+
+/** The server still answers a normal call after an error. */
+async function expectStillServing(client: Client): Promise<void> {
+  const ok = expectToolOk(await client.callTool({ name: 'echo_text', arguments: { text: 'alive' } }));
+  expect(ok.text).toBe('alive');
+}
+
+/** Collect resources/updated notifications a client receives. */
+function collectUpdates(client: Client): string[] {
+  const uris: string[] = [];
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+    uris.push(notification.params.uri);
+  });
+  return uris;
+}
+
+/** Round-trips a request so notifications sent before it have been delivered. */
+async function flush(client: Client): Promise<void> {
+  await client.ping();
+  await client.ping();
+}
+
+describe('initialize', () => {
+  it('names the server shipyard-<name> with its version and instructions, and advertises capabilities', async () => {
+    const { client } = await start();
+    expect(client.getServerVersion()).toMatchObject({ name: 'shipyard-sample', version: '1.2.3' });
+    expect(client.getInstructions()).toBe('Use echo_text to echo.');
+    expect(client.getServerCapabilities()).toMatchObject({
+      tools: {},
+      resources: { subscribe: true },
+      prompts: {},
+      completions: {},
+    });
+  });
+});
+
+describe('tools/list', () => {
+  it('lists every tool with a strict input schema, an output schema and all four annotations', async () => {
+    const { client } = await start();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(SAMPLE_TOOL_NAMES);
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toEqual(expect.any(String));
+      expect(tool.description, tool.name).toEqual(expect.any(String));
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(Object.keys(tool.annotations ?? {}).sort()).toEqual([
+        'destructiveHint',
+        'idempotentHint',
+        'openWorldHint',
+        'readOnlyHint',
+      ]);
+      expect(JSON.stringify(tool)).not.toContain('$schema');
+    }
+    const echo = tools.find((t) => t.name === 'echo_text');
+    expect(echo?.inputSchema).toEqual({
+      type: 'object',
+      properties: {
+        text: { type: 'string', minLength: 1, maxLength: 20, description: 'Text to echo' },
+        count: { type: 'integer', minimum: 1, maximum: 5, description: 'How many times' },
+        mode: { type: 'string', enum: ['plain', 'loud'], description: 'plain or loud' },
+      },
+      required: ['text'],
+      additionalProperties: false,
+    });
+    expect(echo?.outputSchema).toEqual({
+      type: 'object',
+      properties: { text: { type: 'string' }, user: { type: ['string', 'null'] } },
+      required: ['text', 'user'],
+    });
+    expect(echo?.annotations).toEqual({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+  });
+});
+
+describe('tools/call', () => {
+  it('returns structuredContent plus a compact JSON text copy equal to it', async () => {
+    const { client } = await start();
+    const result = (await client.callTool({
+      name: 'echo_text',
+      arguments: { text: 'ab', count: 2, mode: 'loud' },
+    })) as CallToolResult;
+    expect(result.structuredContent).toEqual({ text: 'ABAB', user: null });
+    expect(result.content).toEqual([{ type: 'text', text: '{"text":"ABAB","user":null}' }]);
+    expect(result.isError ?? false).toBe(false);
+  });
+
+  it('rejects an unknown argument, naming it and the allowed ones', async () => {
+    const { client } = await start();
+    const error = expectToolError(
+      await call(client, 'echo_text', { text: 'hi', colour: 'red' }),
+      'invalid_input',
+    );
+    expect(error.message).toContain('`colour`');
+    expect(error.message).toContain('allowed: text, count, mode');
+    expect(error.hint).toEqual(expect.any(String));
+    await expectStillServing(client);
+  });
+
+  it('rejects a wrong type, naming the field and the expected type in plain words', async () => {
+    const { client } = await start();
+    const error = expectToolError(await call(client, 'echo_text', { text: 42 }), 'invalid_input');
+    expect(error.message).toContain('`text` must be a string, got number 42');
+    expect(error.message).not.toMatch(/invalid_type|expected":/);
+    const integer = expectToolError(
+      await call(client, 'echo_text', { text: 'a', count: 1.5 }),
+      'invalid_input',
+    );
+    expect(integer.message).toContain('`count` must be an integer');
+    await expectStillServing(client);
+  });
+
+  it('rejects a missing required field', async () => {
+    const { client } = await start();
+    const error = expectToolError(await call(client, 'echo_text', {}), 'invalid_input');
+    expect(error.message).toContain('`text` is required');
+    const absent = expectToolError(await call(client, 'echo_text', undefined), 'invalid_input');
+    expect(absent.message).toContain('`text` is required');
+    await expectStillServing(client);
+  });
+
+  it('rejects a string that is too long or too short', async () => {
+    const { client } = await start();
+    const long = expectToolError(await call(client, 'echo_text', { text: 'x'.repeat(21) }), 'invalid_input');
+    expect(long.message).toContain('`text` must have at most 20 characters');
+    const empty = expectToolError(await call(client, 'echo_text', { text: '' }), 'invalid_input');
+    expect(empty.message).toContain('`text` must have at least 1 character');
+    const big = expectToolError(await call(client, 'echo_text', { text: 'a', count: 9 }), 'invalid_input');
+    expect(big.message).toContain('`count` must be at most 5');
+    await expectStillServing(client);
+  });
+
+  it('rejects a value outside an enum, listing the allowed values', async () => {
+    const { client } = await start();
+    const error = expectToolError(
+      await call(client, 'echo_text', { text: 'a', mode: 'quiet' }),
+      'invalid_input',
+    );
+    expect(error.message).toContain('`mode` must be one of "plain", "loud"');
+    await expectStillServing(client);
+  });
+
+  it('rejects arguments that are not an object and keeps serving', async () => {
+    const { client } = await start();
+    for (const args of ['text', 42, ['a'], null]) {
+      let result: CallToolResult | undefined;
+      let rpcCode: number | undefined;
+      try {
+        result = await call(client, 'echo_text', args);
+      } catch (error) {
+        rpcCode = (error as { code?: number }).code;
+      }
+      if (result) {
+        const error = expectToolError(result, 'invalid_input');
+        expect(error.message).toMatch(/arguments/);
+        if (args !== null) expect(error.message).toContain('`arguments` must be an object');
+      } else {
+        // A malformed request is the caller's fault: invalid params, never an internal error.
+        expect(rpcCode, JSON.stringify(args)).toBe(INVALID_PARAMS);
+      }
+    }
+    await expectStillServing(client);
+  });
+
+  it.each([
+    ['not_found', 'Note SHIP-9 does not exist'],
+    ['invalid_input', 'Cannot move a closed note'],
+    ['conflict', 'The note changed since version 3'],
+    ['forbidden', 'You may not delete notes'],
+    ['upstream', 'The provider timed out'],
+  ] as const)(
+    'turns a thrown %s error into an isError result with its code, message and hint',
+    async (kind, message) => {
+      const { client, logs } = await start();
+      const error = expectToolError(await client.callTool({ name: 'fail_with', arguments: { kind } }), kind);
+      expect(error).toEqual({ code: kind, message, hint: `hint for ${kind}` });
+      expect(logs.join('')).not.toContain(' error ');
+      await expectStillServing(client);
+    },
+  );
+
+  it('turns a plain Error into a generic internal error that leaks nothing, and logs the real one', async () => {
+    const { client, logs } = await start();
+    const result = await client.callTool({ name: 'fail_with', arguments: { kind: 'plain' } });
+    const error = expectToolError(result, 'internal');
+    const text = JSON.stringify(result);
+    for (const secret of [
+      'SQLITE',
+      'SELECT',
+      'hunter2',
+      '/srv/shipyard',
+      'db.sqlite',
+      'at ',
+      'leakyError',
+      '.ts:',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    expect(error.message).toMatch(/internal error/i);
+    const ref = /ref ([0-9a-f]{8})/.exec(error.message)?.[1];
+    expect(ref).toBeDefined();
+    const logged = logs.join('');
+    expect(logged).toContain(LEAKY_MESSAGE);
+    expect(logged).toContain(`ref ${ref}`);
+    expect(logged).toMatch(/\n\s+at .*leakyError/);
+    expect(logged).toMatch(/ error \[sample\]/);
+    await expectStillServing(client);
+  });
+
+  it('turns a thrown non-Error value into an internal error too', async () => {
+    const { client, logs } = await start();
+    const result = await client.callTool({ name: 'fail_with', arguments: { kind: 'string' } });
+    expectToolError(result, 'internal');
+    expect(JSON.stringify(result)).not.toContain('/etc/passwd');
+    expect(logs.join('')).toContain('/etc/passwd');
+    await expectStillServing(client);
+  });
+
+  it('turns output that breaks the output schema into an internal error', async () => {
+    const { client, logs } = await start();
+    const result = await client.callTool({ name: 'bad_output', arguments: {} });
+    expectToolError(result, 'internal');
+    expect(JSON.stringify(result)).not.toContain('/srv/shipyard');
+    expect(logs.join('')).toMatch(/output of bad_output does not match its schema/);
+    await expectStillServing(client);
+  });
+
+  it('answers an unknown tool with JSON-RPC -32602 listing the available tools', async () => {
+    const { client } = await start();
+    const error = await expectRpcError(
+      client.callTool({ name: 'no_such_tool', arguments: {} }),
+      INVALID_PARAMS,
+    );
+    expect(error.message).toContain('Unknown tool: no_such_tool');
+    expect(error.message).toContain(`Available tools: ${SAMPLE_TOOL_NAMES.join(', ')}`);
+    await expectStillServing(client);
+  });
+
+  it('answers a tools/call without a name with JSON-RPC -32602, not an internal error', async () => {
+    const { client } = await start();
+    const error = await expectRpcError(
+      client.request({ method: 'tools/call', params: { arguments: {} } } as never, z.object({}).loose()),
+      INVALID_PARAMS,
+    );
+    expect(error.message).toContain('needs params.name');
+    await expectStillServing(client);
+  });
+
+  it('passes the user option to ctx.user', async () => {
+    const { client } = await start({ user: 'ada' });
+    const ok = expectToolOk(await client.callTool({ name: 'echo_text', arguments: { text: 'me' } }));
+    expect(ok).toEqual({ text: 'me', user: 'ada' });
+  });
+
+  it('sends progress notifications to a client that asked for them', async () => {
+    const { client } = await start();
+    const seen: Progress[] = [];
+    const result = await client.callTool({ name: 'report_progress', arguments: {} }, undefined, {
+      onprogress: (progress) => {
+        seen.push(progress);
+      },
+    });
+    expect(expectToolOk(result)).toEqual({ done: true });
+    expect(seen[0]).toEqual({ progress: 1, total: 2, message: 'half' });
+    expect(seen).toContainEqual({ progress: 2, total: 2 });
+  });
+
+  it('ignores ctx.progress when the client sent no progress token', async () => {
+    const { client } = await start();
+    expect(expectToolOk(await client.callTool({ name: 'report_progress', arguments: {} }))).toEqual({
+      done: true,
+    });
+  });
+});
+
+describe('read-only mode', () => {
+  it('lists only readOnlyHint tools and refuses a mutating tool with forbidden', async () => {
+    const { client, runtime } = await start({ readOnly: true });
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).not.toContain('update_note');
+    expect(names).toEqual(SAMPLE_TOOL_NAMES.filter((n) => n !== 'update_note'));
+    expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+    expect(runtime.toolNames).toEqual(names);
+    const error = expectToolError(
+      await client.callTool({ name: 'update_note', arguments: { id: 'a1', text: 'x' } }),
+      'forbidden',
+    );
+    expect(error.message).toContain('read-only');
+    expect(error.hint).toContain('echo_text');
+    await expectStillServing(client);
+    // Nothing changed.
+    const read = await client.readResource({ uri: 'notes://a1' });
+    expect(read.contents[0]).toMatchObject({ text: 'first note' });
+  });
+});
+
+describe('allow-list', () => {
+  it('lists and serves only the allowed tools', async () => {
+    const { client } = await start({ tools: ['echo_text', 'slow_echo'] });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['echo_text', 'slow_echo']);
+    const error = await expectRpcError(
+      client.callTool({ name: 'update_note', arguments: { id: 'a1', text: 'x' } }),
+      INVALID_PARAMS,
+    );
+    expect(error.message).toContain('Available tools: echo_text, slow_echo');
+    await expectStillServing(client);
+  });
+
+  it('throws ConfigError naming the unknown tools and listing the real ones', () => {
+    let caught: unknown;
+    try {
+      new Runtime(createSample(), { tools: ['echo_text', 'nope', 'nada'] });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    const message = (caught as Error).message;
+    expect(message).toContain('nope, nada');
+    expect(message).toContain(SAMPLE_TOOL_NAMES.join(', '));
+  });
+});
+
+describe('resources', () => {
+  it('lists static resources and the entries of templates with list()', async () => {
+    const { client } = await start();
+    const { resources } = await client.listResources();
+    expect(resources).toEqual([
+      {
+        uri: 'notes://index',
+        name: 'note-index',
+        title: 'Note index',
+        description: 'All note ids',
+        mimeType: 'application/json',
+      },
+      { uri: 'notes://a1', name: 'note a1', mimeType: 'text/plain' },
+      { uri: 'notes://a2', name: 'note a2', mimeType: 'text/plain' },
+    ]);
+  });
+
+  it('lists resource templates', async () => {
+    const { client } = await start();
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates).toEqual([
+      {
+        uriTemplate: 'notes://{id}',
+        name: 'note',
+        title: 'Note',
+        description: 'One note by id',
+        mimeType: 'text/plain',
+      },
+      { uriTemplate: 'tags://{tag}', name: 'tag', description: 'One tag', mimeType: 'application/json' },
+      { uriTemplate: 'broken://{name}', name: 'broken', description: 'Always fails', mimeType: 'text/plain' },
+    ]);
+  });
+
+  it('reads a static resource as compact JSON and a template with its params', async () => {
+    const { client } = await start();
+    const index = await client.readResource({ uri: 'notes://index' });
+    expect(index.contents).toEqual([
+      { uri: 'notes://index', mimeType: 'application/json', text: '{"ids":["a1","a2"]}' },
+    ]);
+    const one = await client.readResource({ uri: 'notes://a2' });
+    expect(one.contents).toEqual([{ uri: 'notes://a2', mimeType: 'text/plain', text: 'second note' }]);
+    const tag = await client.readResource({ uri: 'tags://tag-007' });
+    expect(tag.contents[0]).toMatchObject({ text: '{"tag":"tag-007"}' });
+  });
+
+  it('answers -32002 for a URI no resource matches', async () => {
+    const { client } = await start();
+    const error = await expectRpcError(client.readResource({ uri: 'nothing://here' }), RESOURCE_NOT_FOUND);
+    expect(error.message).toContain('nothing://here');
+    await expectStillServing(client);
+  });
+
+  it('answers -32002 when read throws NotFound', async () => {
+    const { client } = await start();
+    const error = await expectRpcError(client.readResource({ uri: 'notes://zz' }), RESOURCE_NOT_FOUND);
+    expect(error.message).toContain('No note zz');
+    await expectStillServing(client);
+  });
+
+  it('answers -32603 without internals when read throws a plain Error, and logs it', async () => {
+    const { client, logs } = await start();
+    const error = await expectRpcError(client.readResource({ uri: 'broken://x' }), INTERNAL_ERROR);
+    for (const secret of ['SQLITE', 'SELECT', 'hunter2', '/srv/shipyard'])
+      expect(error.message).not.toContain(secret);
+    expect(JSON.stringify((error as { data?: unknown }).data ?? null)).not.toContain('hunter2');
+    expect(logs.join('')).toContain(LEAKY_MESSAGE);
+    await expectStillServing(client);
+  });
+});
+
+describe('subscriptions', () => {
+  it('notifies a subscriber when a tool calls ctx.changed, and stops after unsubscribe', async () => {
+    const { client } = await start();
+    const updates = collectUpdates(client);
+    await client.subscribeResource({ uri: 'notes://a1' });
+    expectToolOk(await client.callTool({ name: 'update_note', arguments: { id: 'a1', text: 'new' } }));
+    await flush(client);
+    expect(updates).toEqual(['notes://a1']);
+
+    // Not subscribed to a2 (nor to the index): no notification.
+    expectToolOk(await client.callTool({ name: 'update_note', arguments: { id: 'a2', text: 'new' } }));
+    await flush(client);
+    expect(updates).toEqual(['notes://a1']);
+
+    await client.unsubscribeResource({ uri: 'notes://a1' });
+    expectToolOk(await client.callTool({ name: 'update_note', arguments: { id: 'a1', text: 'newer' } }));
+    await flush(client);
+    expect(updates).toEqual(['notes://a1']);
+  });
+
+  it("notifies another session subscribed to the resource the first session's tool changed", async () => {
+    const { client, connectClient, runtime } = await start();
+    const other = await connectClient();
+    expect(runtime.sessionCount).toBe(2);
+    const mine = collectUpdates(client);
+    const theirs = collectUpdates(other);
+    await other.subscribeResource({ uri: 'notes://a2' });
+    await other.subscribeResource({ uri: 'notes://index' });
+    expectToolOk(await client.callTool({ name: 'update_note', arguments: { id: 'a2', text: 'shared' } }));
+    await flush(other);
+    await flush(client);
+    expect(theirs.sort()).toEqual(['notes://a2', 'notes://index']);
+    expect(mine).toEqual([]);
+    const read = await other.readResource({ uri: 'notes://a2' });
+    expect(read.contents[0]).toMatchObject({ text: 'shared' });
+  });
+
+  it('answers -32002 to a subscription for a URI that matches no resource', async () => {
+    const { client } = await start();
+    await expectRpcError(client.subscribeResource({ uri: 'nothing://here' }), RESOURCE_NOT_FOUND);
+    await expectStillServing(client);
+  });
+
+  it('forgets a closed session', async () => {
+    const { connectClient, runtime } = await start();
+    const other = await connectClient();
+    expect(runtime.sessionCount).toBe(2);
+    await other.close();
+    await waitFor(() => runtime.sessionCount === 1, 'the session to close');
+    expect(runtime.sessionCount).toBe(1);
+  });
+});
+
+describe('completion', () => {
+  it('completes a resource template variable, filtered by prefix', async () => {
+    const { client } = await start();
+    const answer = await client.complete({
+      ref: { type: 'ref/resource', uri: 'notes://{id}' },
+      argument: { name: 'id', value: 'a' },
+    });
+    expect(answer.completion).toEqual({ values: ['a1', 'a2'], total: 2, hasMore: false });
+    const narrow = await client.complete({
+      ref: { type: 'ref/resource', uri: 'tags://{tag}' },
+      argument: { name: 'tag', value: 'tag-14' },
+    });
+    expect(narrow.completion.values).toEqual(Array.from({ length: 10 }, (_, i) => `tag-14${i}`));
+    expect(narrow.completion.hasMore).toBe(false);
+  });
+
+  it('caps the values at 100 with hasMore and the full total', async () => {
+    const { client } = await start();
+    const answer = await client.complete({
+      ref: { type: 'ref/resource', uri: 'tags://{tag}' },
+      argument: { name: 'tag', value: 'tag-' },
+    });
+    expect(answer.completion.values).toHaveLength(100);
+    expect(answer.completion.values[0]).toBe('tag-000');
+    expect(answer.completion.hasMore).toBe(true);
+    expect(answer.completion.total).toBe(150);
+  });
+
+  it('completes prompt arguments, filtered and capped the same way', async () => {
+    const { client } = await start();
+    const ids = await client.complete({
+      ref: { type: 'ref/prompt', name: 'review-note' },
+      argument: { name: 'id', value: 'a2' },
+    });
+    expect(ids.completion).toEqual({ values: ['a2'], total: 1, hasMore: false });
+    const tags = await client.complete({
+      ref: { type: 'ref/prompt', name: 'review-note' },
+      argument: { name: 'tag', value: '' },
+    });
+    expect(tags.completion.values).toHaveLength(100);
+    expect(tags.completion).toMatchObject({ total: 151, hasMore: true });
+    const none = await client.complete({
+      ref: { type: 'ref/prompt', name: 'review-note' },
+      argument: { name: 'tag', value: 'zzz' },
+    });
+    expect(none.completion).toEqual({ values: [], total: 0, hasMore: false });
+  });
+
+  it('answers an argument without completion with no values, and an unknown prompt with -32602', async () => {
+    const { client } = await start();
+    const answer = await client.complete({
+      ref: { type: 'ref/resource', uri: 'broken://{name}' },
+      argument: { name: 'name', value: 'x' },
+    });
+    expect(answer.completion.values).toEqual([]);
+    await expectRpcError(
+      client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'id', value: '' } }),
+      INVALID_PARAMS,
+    );
+  });
+});
+
+describe('prompts', () => {
+  it('lists prompts with their arguments and which are required', async () => {
+    const { client } = await start();
+    const { prompts } = await client.listPrompts();
+    expect(prompts).toEqual([
+      {
+        name: 'review-note',
+        title: 'Review a note',
+        description: 'Review one note and tag it',
+        arguments: [
+          { name: 'id', description: 'Note id', required: true },
+          { name: 'tag', description: 'Tag to apply', required: false },
+        ],
+      },
+      { name: 'summarise', description: 'Summarise all notes', arguments: [] },
+    ]);
+  });
+
+  it('renders the messages of a prompt', async () => {
+    const { client } = await start();
+    const prompt = await client.getPrompt({ name: 'review-note', arguments: { id: 'a1', tag: 'urgent' } });
+    expect(prompt.description).toBe('Review one note and tag it');
+    expect(prompt.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Read note a1 with `echo_text` and tag it urgent.' } },
+      { role: 'assistant', content: { type: 'text', text: 'On it.' } },
+    ]);
+    const single = await client.getPrompt({ name: 'summarise' });
+    expect(single.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Summarise the notes with `echo_text`.' } },
+    ]);
+  });
+
+  it('answers -32602 naming a missing required argument', async () => {
+    const { client } = await start();
+    const error = await expectRpcError(
+      client.getPrompt({ name: 'review-note', arguments: { tag: 'x' } }),
+      INVALID_PARAMS,
+    );
+    expect(error.message).toContain('`id` is required');
+    const blank = await expectRpcError(
+      client.getPrompt({ name: 'review-note', arguments: { id: '  ' } }),
+      INVALID_PARAMS,
+    );
+    expect(blank.message).toContain('`id` is required');
+  });
+
+  it('answers -32602 to an unknown argument, naming it and the allowed ones', async () => {
+    const { client } = await start();
+    const error = await expectRpcError(
+      client.getPrompt({ name: 'review-note', arguments: { id: 'a1', colour: 'red' } }),
+      INVALID_PARAMS,
+    );
+    expect(error.message).toContain('`colour`');
+    expect(error.message).toContain('allowed: id, tag');
+  });
+
+  it('answers -32602 to an unknown prompt, listing the real ones', async () => {
+    const { client } = await start();
+    const error = await expectRpcError(client.getPrompt({ name: 'nope' }), INVALID_PARAMS);
+    expect(error.message).toContain('review-note, summarise');
+    await expectStillServing(client);
+  });
+});
+
+describe('Runtime.close', () => {
+  it('waits for an in-flight tool call to finish before resolving, then closes the definition', async () => {
+    const definition = createSample();
+    harness = await connect(definition);
+    const { client, runtime } = harness;
+    let settled = false;
+    const pending = client
+      .callTool({ name: 'slow_echo', arguments: { text: 'late', ms: 300 } })
+      .then((result) => {
+        settled = true;
+        return result;
+      });
+    await waitFor(
+      () => harness?.logs.some((line) => line.includes('slow_echo started: late')) ?? false,
+      'the call',
+    );
+    expect(settled).toBe(false);
+    await runtime.close();
+    expect(settled).toBe(true);
+    expect(expectToolOk(await pending)).toEqual({ text: 'late' });
+    expect(definition.deps.closed).toBe(1);
+    // A second close is a no-op.
+    await runtime.close();
+    expect(definition.deps.closed).toBe(1);
+  });
+
+  it('also waits for a call that arrives while it is draining', async () => {
+    harness = await connect(createSample());
+    const { client, runtime } = harness;
+    const first = client.callTool({ name: 'slow_echo', arguments: { text: 'first', ms: 200 } });
+    await waitFor(
+      () => harness?.logs.some((line) => line.includes('slow_echo started: first')) ?? false,
+      'first',
+    );
+    const closing = runtime.close();
+    const second = client.callTool({ name: 'slow_echo', arguments: { text: 'second', ms: 400 } });
+    await waitFor(
+      () => harness?.logs.some((line) => line.includes('slow_echo started: second')) ?? false,
+      'second',
+    );
+    await closing;
+    expect(expectToolOk(await first)).toEqual({ text: 'first' });
+    expect(expectToolOk(await second)).toEqual({ text: 'second' });
+  });
+
+  it('gives up waiting after drainMs', async () => {
+    harness = await connect(createSample());
+    const { client, runtime } = harness;
+    const pending = client
+      .callTool({ name: 'slow_echo', arguments: { text: 'late', ms: 5_000 } })
+      .catch((e) => e);
+    await waitFor(
+      () => harness?.logs.some((line) => line.includes('slow_echo started: late')) ?? false,
+      'the call',
+    );
+    const started = Date.now();
+    await runtime.close({ drainMs: 100 });
+    expect(Date.now() - started).toBeLessThan(4_000);
+    await pending;
+  });
+});

@@ -4,7 +4,13 @@
 //                   runtime `dependencies` (native modules such as better-sqlite3) stay external. The HTTP
 //                   transport is split into dist/chunks/ and loaded only for --transport http.
 //   dist/server.js  the definition module (for shipyard-lint and tests); imports stay imports.
-import { readFileSync, rmSync } from 'node:fs';
+// Then, from the definition itself, so neither can drift:
+//   README.md       the reference section between the shipyard:reference markers
+//   server.json     MCP Registry metadata (published packages, those with "mcpName")
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { SETTINGS } from '@shipyard/core';
+import { loadDefinition, renderReference, replaceReference } from '@shipyard/core/lint';
 import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -30,3 +36,36 @@ await build({
 });
 
 await build({ ...common, entryPoints: { server: 'src/server.ts' }, outdir: 'dist', packages: 'external' });
+
+const definition = await loadDefinition(resolve('dist/server.js'), pkg.name);
+
+if (existsSync('README.md')) {
+  const readme = readFileSync('README.md', 'utf8');
+  const updated = replaceReference(readme, renderReference(definition));
+  if (updated !== readme) writeFileSync('README.md', updated);
+}
+
+if (pkg.mcpName) {
+  const serverJson = {
+    $schema: 'https://static.modelcontextprotocol.io/schemas/2025-10-17/server.schema.json',
+    name: pkg.mcpName,
+    title: definition.title ?? pkg.name,
+    description: pkg.description,
+    version: pkg.version,
+    packages: [
+      {
+        registryType: 'npm',
+        identifier: pkg.name,
+        version: pkg.version,
+        transport: { type: 'stdio' },
+        environmentVariables: SETTINGS.filter((setting) => setting.env).map((setting) => ({
+          name: setting.env,
+          description: setting.description,
+          isRequired: false,
+          isSecret: setting.env === 'SHIPYARD_HTTP_TOKEN',
+        })),
+      },
+    ],
+  };
+  writeFileSync('server.json', `${JSON.stringify(serverJson, null, 2)}\n`);
+}

@@ -24,10 +24,15 @@ const run = spawnSync('pnpm', args, {
   env: { TURBO_TELEMETRY_DISABLED: '1', ...process.env },
 });
 
+// SHIPYARD_EXTRA_REPORTS: more vitest JSON reports to count (CI's generated throwaway server), colon-separated.
+const extra = (process.env.SHIPYARD_EXTRA_REPORTS ?? '')
+  .split(':')
+  .filter((file) => file && existsSync(file));
+
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const file of reports()) {
+for (const file of [...reports(), ...extra]) {
   const report = JSON.parse(readFileSync(file, 'utf8'));
   passed += report.numPassedTests;
   failed += report.numFailedTests;

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callOk, connectHttp, spawnHttpServer, spawnServer } from '@shipyard/testing';
+import { callOk, connectHttp, promptText, readText, spawnHttpServer, spawnServer } from '@shipyard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
 import { bin } from './helpers.js';
@@ -25,10 +25,10 @@ describe('the built bin', () => {
       await callOk(client, 'save_note', { title: 'From stdio', tags: ['bin'] });
       const page = await callOk<{ total: number }>(client, 'list_notes', { tag: 'bin' });
       expect(page.total).toBe(1);
-      const read = await client.readResource({ uri: 'notes://from-stdio' });
-      expect(read.contents[0]?.text).toContain('# From stdio');
-      const prompt = await client.getPrompt({ name: 'review-notes', arguments: { tag: 'bin' } });
-      expect(prompt.messages.length).toBeGreaterThan(0);
+      expect(await readText(client, 'notes://from-stdio')).toContain('# From stdio');
+      expect(await promptText(client, 'review-notes', { tag: 'bin' })).toContain(
+        '`list_notes` with tag "bin"',
+      );
       const done = await client.complete({
         ref: { type: 'ref/resource', uri: 'notes://{slug}' },
         argument: { name: 'slug', value: 'from' },

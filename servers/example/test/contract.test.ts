@@ -1,4 +1,4 @@
-import { assertContract, checkBadInputs, type Connected, snapshotToolSchemas } from '@shipyard/testing';
+import { assertContract, type Connected, checkBadInputs, snapshotToolSchemas } from '@shipyard/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import listNotes from '../src/tools/list_notes.js';
 import saveNote from '../src/tools/save_note.js';
@@ -37,9 +37,15 @@ describe('bad input', () => {
 
   it('save_note on an existing note handles bad input too', async () => {
     await client.callTool({ name: 'save_note', arguments: { title: 'Existing' } });
-    const summary = await checkBadInputs(client, 'save_note', saveNote.input, { slug: 'existing', body: 'y' }, {
-      allowedCodes: ['not_found', 'conflict'],
-    });
+    const summary = await checkBadInputs(
+      client,
+      'save_note',
+      saveNote.input,
+      { slug: 'existing', body: 'y' },
+      {
+        allowedCodes: ['not_found', 'conflict'],
+      },
+    );
     expect(summary.cases).toBeGreaterThan(20);
   });
 

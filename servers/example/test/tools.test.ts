@@ -1,4 +1,12 @@
-import { type Connected, callError, callOk, expectRpcError, watchResourceUpdates } from '@shipyard/testing';
+import {
+  type Connected,
+  callError,
+  callOk,
+  expectRpcError,
+  promptText,
+  readText,
+  watchResourceUpdates,
+} from '@shipyard/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectExample } from './helpers.js';
 
@@ -41,8 +49,7 @@ describe('save_note', () => {
       expected_version: 1,
     });
     expect(saved).toMatchObject({ created: false, note: { slug: 'draft', title: 'Draft', version: 2 } });
-    const md = await client.readResource({ uri: 'notes://draft' });
-    expect(md.contents[0]?.text).toContain('v2');
+    expect(await readText(client, 'notes://draft')).toContain('v2');
   });
 
   it('refuses a stale expected_version with a conflict that says how to recover', async () => {
@@ -183,7 +190,7 @@ describe('notes resource and prompt', () => {
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['notes://{slug}']);
     const read = await client.readResource({ uri: 'notes://alpha' });
     expect(read.contents[0]).toMatchObject({ mimeType: 'text/markdown' });
-    expect(read.contents[0]?.text).toContain('# Alpha');
+    expect(await readText(client, 'notes://alpha')).toContain('# Alpha');
   });
 
   it('answers -32002 for a note that does not exist', async () => {
@@ -204,8 +211,7 @@ describe('notes resource and prompt', () => {
   });
 
   it('renders the review prompt naming the tools to call', async () => {
-    const prompt = await client.getPrompt({ name: 'review-notes', arguments: { tag: 'release' } });
-    const text = prompt.messages.map((m) => (m.content.type === 'text' ? m.content.text : '')).join('\n');
+    const text = await promptText(client, 'review-notes', { tag: 'release' });
     expect(text).toContain('`list_notes` with tag "release"');
     expect(text).toContain('`save_note`');
   });

@@ -50,7 +50,15 @@ export default defineTool({
       if (input.expected_version !== undefined) {
         throw new InvalidInput('`expected_version` only applies when updating; pass slug as well');
       }
-      const { body: _body, created_at: _created, ...note } = createNote(db, input);
+      const {
+        body: _body,
+        created_at: _created,
+        ...note
+      } = createNote(db, {
+        title: input.title,
+        body: input.body,
+        tags: input.tags,
+      });
       ctx.changed(noteUri(note.slug));
       return { note, created: true };
     }

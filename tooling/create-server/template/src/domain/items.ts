@@ -1,0 +1,59 @@
+import { Conflict, NotFound } from '@shipyard/core';
+import { eq, sql } from 'drizzle-orm';
+import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { items, type schema } from '../db/schema.js';
+
+export type __Pascal__Db = BetterSQLite3Database<typeof schema>;
+
+export interface Item {
+  id: number;
+  title: string;
+  notes: string;
+  created_at: string;
+}
+
+const toItem = (row: typeof items.$inferSelect): Item => ({
+  id: row.id,
+  title: row.title,
+  notes: row.notes,
+  created_at: row.createdAt,
+});
+
+export function addItem(db: __Pascal__Db, input: { title: string; notes?: string | undefined }): Item {
+  return db.transaction(
+    (tx) => {
+      const existing = tx.select({ id: items.id }).from(items).where(eq(items.title, input.title)).get();
+      if (existing) {
+        throw new Conflict(`Item ${existing.id} already has the title "${input.title}"`, {
+          hint: `Read __name__://items/${existing.id}, or choose another title`,
+        });
+      }
+      const row = tx
+        .insert(items)
+        .values({ title: input.title, notes: input.notes ?? '', createdAt: new Date().toISOString() })
+        .returning()
+        .get();
+      return toItem(row);
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+export function getItem(db: __Pascal__Db, id: number): Item {
+  const row = Number.isSafeInteger(id) ? db.select().from(items).where(eq(items.id, id)).get() : undefined;
+  if (!row) throw new NotFound(`No item with id ${id}`);
+  return toItem(row);
+}
+
+/** Ids (as text) that start with what the user typed, for completion. */
+export function completeItemIds(db: __Pascal__Db, prefix: string): string[] {
+  return db
+    .all<{ id: number }>(
+      sql`SELECT id FROM items WHERE CAST(id AS TEXT) LIKE ${`${prefix.replace(/\D/g, '')}%`} ORDER BY id LIMIT 100`,
+    )
+    .map((row) => String(row.id));
+}
+
+export function itemMarkdown(item: Item): string {
+  return `# ${item.title}\n\n- id: ${item.id}\n- created: ${item.created_at}\n\n${item.notes}\n`;
+}

@@ -1,0 +1,28 @@
+import { defineServer } from '@shipyard/core';
+import pkg from '../package.json' with { type: 'json' };
+import type { __Pascal__Db } from './domain/items.js';
+import { prompts } from './prompts.js';
+import { resources } from './resources.js';
+import addItem from './tools/add___snake___item.js';
+
+export interface __Pascal__Deps {
+  db: __Pascal__Db;
+  /** Called once on shutdown (closes the database). */
+  close?: () => void;
+}
+
+export function create__Pascal__Server(deps: __Pascal__Deps) {
+  return defineServer<__Pascal__Deps>({
+    name: '__name__',
+    version: pkg.version,
+    title: 'Shipyard __title__',
+    instructions: 'Add items with add___snake___item; read one through its __name__://items/{id} resource.',
+    deps,
+    tools: [addItem],
+    resources,
+    prompts,
+    close: () => deps.close?.(),
+  });
+}
+
+export default create__Pascal__Server;

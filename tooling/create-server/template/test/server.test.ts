@@ -1,0 +1,111 @@
+import {
+  assertContract,
+  type Connected,
+  callError,
+  callOk,
+  checkBadInputs,
+  expectRpcError,
+  promptText,
+  readText,
+  watchResourceUpdates,
+} from '@shipyard/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import addItem from '../src/tools/add___snake___item.js';
+import { connect__Pascal__ } from './helpers.js';
+
+interface Added {
+  item: { id: number; title: string; created_at: string };
+  uri: string;
+}
+
+let client: Connected;
+let definition: Awaited<ReturnType<typeof connect__Pascal__>>['definition'];
+
+beforeEach(async () => {
+  ({ client, definition } = await connect__Pascal__());
+});
+afterEach(async () => {
+  await client.close();
+});
+
+describe('add___snake___item', () => {
+  it('adds an item and returns its id and resource URI', async () => {
+    const added = await callOk<Added>(client, 'add___snake___item', { title: 'First', notes: 'hello' });
+    expect(added.item).toMatchObject({ id: 1, title: 'First' });
+    expect(added.uri).toBe('__name__://items/1');
+    expect(await readText(client, added.uri)).toContain('hello');
+  });
+
+  it('refuses a duplicate title with a conflict', async () => {
+    await callOk(client, 'add___snake___item', { title: 'Twice' });
+    const error = await callError(client, 'add___snake___item', { title: 'Twice' }, 'conflict');
+    expect(error.hint).toContain('__name__://items/1');
+  });
+
+  it('rejects invalid arguments in plain words', async () => {
+    const error = await callError(client, 'add___snake___item', { title: '', extra: 1 }, 'invalid_input');
+    expect(error.message).toContain('`title`');
+    expect(error.message).toContain('allowed: title, notes');
+  });
+
+  it('is hidden and refused in read-only mode', async () => {
+    const { client: readOnly } = await connect__Pascal__({ readOnly: true });
+    try {
+      expect((await readOnly.listTools()).tools).toEqual([]);
+      await callError(readOnly, 'add___snake___item', { title: 'x' }, 'forbidden');
+    } finally {
+      await readOnly.close();
+    }
+  });
+
+  it('notifies subscribers of the new item', async () => {
+    const updates = watchResourceUpdates(client);
+    await client.subscribeResource({ uri: '__name__://items/1' });
+    await callOk(client, 'add___snake___item', { title: 'Watched' });
+    await expect.poll(() => updates).toEqual(['__name__://items/1']);
+  });
+
+  it('handles bad input without crashing or leaking internals', async () => {
+    const summary = await checkBadInputs(
+      client,
+      'add___snake___item',
+      addItem.input,
+      { title: 'Valid' },
+      {
+        allowedCodes: ['conflict'],
+      },
+    );
+    expect(summary.rejected).toBeGreaterThan(0);
+  });
+});
+
+describe('resources and prompts', () => {
+  it('answers -32002 for an item that does not exist', async () => {
+    await expectRpcError(client.readResource({ uri: '__name__://items/999' }), -32002);
+  });
+
+  it('completes item ids', async () => {
+    for (const title of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l']) {
+      await callOk(client, 'add___snake___item', { title });
+    }
+    const done = await client.complete({
+      ref: { type: 'ref/resource', uri: '__name__://items/{id}' },
+      argument: { name: 'id', value: '1' },
+    });
+    expect(done.completion.values).toEqual(['1', '10', '11', '12']);
+  });
+
+  it('renders the capture prompt naming the tool to call', async () => {
+    const text = await promptText(client, '__name__-capture', { text: 'buy milk' });
+    expect(text).toContain('`add___snake___item`');
+    expect(text).toContain('buy milk');
+  });
+
+  it('keeps its contract and lints clean', async () => {
+    await assertContract(client, definition, {
+      tools: ['add___snake___item'],
+      resources: ['__name__://items/{id}'],
+      prompts: ['__name__-capture'],
+    });
+  });
+});

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// pack-smoke [server…]: what a user gets from `npx -y @shipyard/<name>`. Pack each published server
+// (default: every servers/* package that is not private), install the tarballs with npm into an empty
+// folder outside the workspace, spawn each installed bin over stdio and complete initialize, tools/list
+// and one tool call (package.json "shipyard.smoke": { "tool", "arguments" }).
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { callOk, spawnServer } from '@shipyard/testing';
+
+const root = new URL('../..', import.meta.url).pathname;
+const wanted = process.argv.slice(2);
+const servers = readdirSync(join(root, 'servers'))
+  .filter((name) => existsSync(join(root, 'servers', name, 'package.json')))
+  .map((name) => ({ name, dir: join(root, 'servers', name) }))
+  .map((s) => ({ ...s, pkg: JSON.parse(readFileSync(join(s.dir, 'package.json'), 'utf8')) }))
+  .filter((s) => (wanted.length > 0 ? wanted.includes(s.name) : !s.pkg.private));
+
+if (servers.length === 0) {
+  console.log('pack-smoke: no published server to check');
+  process.exit(0);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'shipyard-pack-'));
+const packs = join(work, 'packs');
+const app = join(work, 'app');
+let failures = 0;
+try {
+  for (const server of servers) {
+    execFileSync('pnpm', ['pack', '--pack-destination', packs], {
+      cwd: server.dir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
+  const tarballs = readdirSync(packs).map((file) => join(packs, file));
+  execFileSync('mkdir', ['-p', app]);
+  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-smoke', private: true }));
+  console.log(`pack-smoke: npm install ${tarballs.map((t) => t.split('/').pop()).join(' ')}`);
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], {
+    cwd: app,
+    stdio: 'inherit',
+  });
+  for (const server of servers) {
+    const bin = join(app, 'node_modules', server.pkg.name, server.pkg.bin[`shipyard-${server.name}`]);
+    const smoke = server.pkg.shipyard?.smoke;
+    const dataDir = join(work, `data-${server.name}`);
+    const stderr = [];
+    const client = await spawnServer(bin, ['--data-dir', dataDir], { stderr });
+    try {
+      const version = client.getServerVersion();
+      if (version?.version !== server.pkg.version)
+        throw new Error(`version ${version?.version}, want ${server.pkg.version}`);
+      const { tools } = await client.listTools();
+      if (!smoke) throw new Error('package.json has no "shipyard.smoke": { "tool", "arguments" }');
+      if (!tools.some((t) => t.name === smoke.tool)) throw new Error(`tools/list has no ${smoke.tool}`);
+      await callOk(client, smoke.tool, smoke.arguments ?? {});
+      console.log(
+        `pack-smoke: ${server.pkg.name}@${server.pkg.version} ok (${tools.length} tools, called ${smoke.tool})`,
+      );
+    } catch (error) {
+      failures++;
+      console.error(`pack-smoke: ${server.pkg.name} FAILED: ${error.message}\n${stderr.join('')}`);
+    } finally {
+      await client.close();
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+process.exit(failures > 0 ? 1 : 0);

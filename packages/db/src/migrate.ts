@@ -1,0 +1,78 @@
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import type { ShipyardDatabase } from './open.js';
+
+/** The bookkeeping table drizzle's migrator (and drizzle-kit) use. */
+const MIGRATIONS_TABLE = '__drizzle_migrations';
+
+export interface MigrateResult {
+  /** Number of migrations applied by this call (0 when the database was up to date). */
+  applied: number;
+}
+
+/**
+ * Applies the drizzle-kit migrations in `migrationsFolder` (`meta/_journal.json` + `NNNN_tag.sql`)
+ * that the database does not have yet, recording them in `__drizzle_migrations` exactly as
+ * `drizzle-orm/better-sqlite3/migrator` does (same table, hash and `created_at`), so the two are
+ * interchangeable.
+ *
+ * Unlike drizzle's migrator, the check for pending migrations and their application happen in one
+ * `BEGIN IMMEDIATE` transaction, so processes that start at once on the same file serialize: the
+ * first applies, the others wait (busy_timeout) and find nothing to do. drizzle's migrator reads
+ * the last applied migration before its (DEFERRED) transaction, so two racing processes can both
+ * apply the same migration: one fails with "table already exists" or SQLITE_BUSY, and a migration
+ * without a failing statement (a data backfill) would run twice.
+ *
+ * Foreign keys are switched off while migrating (a PRAGMA is a no-op inside a transaction, so the
+ * `PRAGMA foreign_keys=OFF` drizzle-kit writes around a table rebuild does nothing) so that
+ * `DROP TABLE` of a rebuilt parent cannot cascade-delete its children; `PRAGMA foreign_key_check`
+ * must then come back empty before commit, else everything is rolled back.
+ */
+export function migrate<TSchema extends Record<string, unknown>>(
+  database: ShipyardDatabase<TSchema>,
+  migrationsFolder: string,
+): MigrateResult {
+  const migrations = readMigrationFiles({ migrationsFolder });
+  const { sqlite } = database;
+  if (sqlite.inTransaction) {
+    throw new Error('migrate() cannot run inside a transaction.');
+  }
+
+  const foreignKeys = sqlite.pragma('foreign_keys', { simple: true }) === 1;
+  if (foreignKeys) sqlite.pragma('foreign_keys = OFF');
+  try {
+    const run = sqlite.transaction((): number => {
+      sqlite.exec(
+        `CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`,
+      );
+      const last = sqlite
+        .prepare(`SELECT created_at FROM "${MIGRATIONS_TABLE}" ORDER BY created_at DESC LIMIT 1`)
+        .pluck()
+        .get() as number | string | null | undefined;
+      const lastMillis = last === undefined || last === null ? undefined : Number(last);
+      const record = sqlite.prepare(`INSERT INTO "${MIGRATIONS_TABLE}" ("hash", "created_at") VALUES (?, ?)`);
+      let applied = 0;
+      for (const migration of migrations) {
+        if (lastMillis !== undefined && lastMillis >= migration.folderMillis) continue;
+        for (const statement of migration.sql) {
+          if (statement.trim() !== '') sqlite.exec(statement);
+        }
+        record.run(migration.hash, migration.folderMillis);
+        applied += 1;
+      }
+      if (foreignKeys && applied > 0) {
+        const violations = sqlite.pragma('foreign_key_check') as Array<Record<string, unknown>>;
+        if (violations.length > 0) {
+          const first = violations[0];
+          throw new Error(
+            `Migrations in ${migrationsFolder} leave ${violations.length} foreign key violation(s) ` +
+              `(first: table ${String(first?.table)}, rowid ${String(first?.rowid)}, parent ${String(first?.parent)}); rolled back.`,
+          );
+        }
+      }
+      return applied;
+    });
+    return { applied: run.immediate() };
+  } finally {
+    if (foreignKeys) sqlite.pragma('foreign_keys = ON');
+  }
+}

@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
+import { MEMORY, resolveDataDir } from './data-dir.js';
+
+/** A server name: lowercase letter first, then 1–30 of `a-z`, `0-9`, `-`. It names the file. */
+export const SERVER_NAME_PATTERN = /^[a-z][a-z0-9-]{1,30}$/;
+
+/** Default `busy_timeout`: how long a connection waits for another process's lock before SQLITE_BUSY. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+export interface OpenDatabaseOptions<TSchema extends Record<string, unknown> = Record<string, never>> {
+  /** Server name; the file is `<dataDir>/<server>.db`. Must match {@link SERVER_NAME_PATTERN}. */
+  server: string;
+  /** Data directory; resolved with {@link resolveDataDir}. `':memory:'` opens an in-memory database. */
+  dataDir?: string;
+  /** drizzle schema (tables and relations) for `db.query.*`. */
+  schema?: TSchema;
+  /** Open an in-memory database (same as `dataDir: ':memory:'`). */
+  memory?: boolean;
+  /** Open an existing file read-only; the file must exist. Not valid with an in-memory database. */
+  readonly?: boolean;
+  /** `PRAGMA busy_timeout` in milliseconds; default {@link DEFAULT_BUSY_TIMEOUT_MS}. */
+  busyTimeoutMs?: number;
+}
+
+export interface ShipyardDatabase<TSchema extends Record<string, unknown> = Record<string, never>> {
+  /** drizzle over the connection. */
+  readonly db: BetterSQLite3Database<TSchema>;
+  /** The raw better-sqlite3 connection (same connection as `db`). */
+  readonly sqlite: Database.Database;
+  /** Absolute path of the file, or `':memory:'`. */
+  readonly path: string;
+  /** Closes the connection. Safe to call more than once. */
+  close(): void;
+}
+
+function ensureDataDir(dir: string): void {
+  const created = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // mkdir's mode is filtered by the umask; make sure a directory we created is exactly 0700.
+  // An existing directory is left as the user set it up.
+  if (created !== undefined) fs.chmodSync(dir, 0o700);
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_'));
+}
+
+/**
+ * Switches the file to WAL (persistent: once set, every later connection is in WAL).
+ * Processes opening a new file at the same moment were seen to get SQLITE_BUSY from this pragma
+ * despite busy_timeout (rarely; SQLite does not run the busy handler on every locking path), so
+ * retry until the busy timeout has passed. A file already in WAL needs no lock here.
+ */
+function enableWal(sqlite: Database.Database, file: string, busyTimeoutMs: number): void {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      if (String(sqlite.pragma('journal_mode', { simple: true })).toLowerCase() === 'wal') return;
+      const mode = String(sqlite.pragma('journal_mode = WAL', { simple: true })).toLowerCase();
+      if (mode === 'wal') return;
+      throw new Error(`Could not switch ${file} to WAL journal mode (SQLite kept "${mode}").`);
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+      sleepSync(Math.min(5 * 2 ** Math.min(attempt, 4), 50));
+    }
+  }
+}
+
+/**
+ * Opens (creating if needed) the SQLite database of one server and returns drizzle over it.
+ *
+ * Pragmas: `journal_mode = WAL` (files), `busy_timeout` (default 5000 ms), `foreign_keys = ON`,
+ * `synchronous = NORMAL`. The data directory is created with mode 0700 when missing.
+ */
+export function openDatabase<TSchema extends Record<string, unknown> = Record<string, never>>(
+  options: OpenDatabaseOptions<TSchema>,
+): ShipyardDatabase<TSchema> {
+  const { server, schema, readonly = false, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS } = options;
+  if (typeof server !== 'string' || !SERVER_NAME_PATTERN.test(server)) {
+    throw new Error(
+      `Invalid server name ${JSON.stringify(server)}: use 2-31 characters, a lowercase letter first, ` +
+        'then lowercase letters, digits or "-" (it names the database file).',
+    );
+  }
+  if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
+    throw new Error(`Invalid busyTimeoutMs ${busyTimeoutMs}: use a whole number of milliseconds >= 0.`);
+  }
+
+  const memory = options.memory === true || options.dataDir === MEMORY;
+  if (memory && readonly) {
+    throw new Error('An in-memory database cannot be opened read-only.');
+  }
+
+  let file: string;
+  let sqlite: Database.Database;
+  if (memory) {
+    file = MEMORY;
+    sqlite = new Database(MEMORY);
+  } else {
+    const dir = resolveDataDir(options.dataDir);
+    file = path.join(dir, `${server}.db`);
+    if (readonly) {
+      if (!fs.existsSync(file)) {
+        throw new Error(`Cannot open ${file} read-only: the file does not exist.`);
+      }
+      sqlite = new Database(file, { readonly: true, fileMustExist: true });
+    } else {
+      ensureDataDir(dir);
+      sqlite = new Database(file);
+    }
+  }
+
+  try {
+    // busy_timeout first, so the pragmas below wait for a lock held by another process.
+    sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    if (!memory && !readonly) enableWal(sqlite, file, busyTimeoutMs);
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('synchronous = NORMAL');
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+
+  const db = schema === undefined ? drizzle({ client: sqlite }) : drizzle({ client: sqlite, schema });
+
+  return {
+    db: db as BetterSQLite3Database<TSchema>,
+    sqlite,
+    path: file,
+    close() {
+      if (sqlite.open) sqlite.close();
+    },
+  };
+}

@@ -1,0 +1,195 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_BUSY_TIMEOUT_MS, migrate, openDatabase } from '../src/index.js';
+import { MIGRATIONS, modeOf, tempDir } from './helpers.js';
+
+const projects = sqliteTable('projects', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  key: text('key').notNull().unique(),
+  name: text('name').notNull(),
+});
+
+describe('openDatabase', () => {
+  it('creates the data dir recursively with mode 0700 and the file <dataDir>/<server>.db', () => {
+    const dataDir = path.join(tempDir(), 'a', 'b', 'shipyard');
+    const database = openDatabase({ server: 'tickets', dataDir });
+    try {
+      expect(database.path).toBe(path.join(dataDir, 'tickets.db'));
+      expect(fs.existsSync(database.path)).toBe(true);
+      expect(modeOf(dataDir)).toBe(0o700);
+    } finally {
+      database.close();
+    }
+  });
+
+  it('forces 0700 on a dir it creates even under a permissive umask', () => {
+    const previous = process.umask(0);
+    try {
+      const dataDir = path.join(tempDir(), 'loose');
+      openDatabase({ server: 'tickets', dataDir }).close();
+      expect(modeOf(dataDir)).toBe(0o700);
+    } finally {
+      process.umask(previous);
+    }
+  });
+
+  it('leaves an existing data dir as it is', () => {
+    const dataDir = path.join(tempDir(), 'existing');
+    fs.mkdirSync(dataDir, { mode: 0o755 });
+    fs.chmodSync(dataDir, 0o755);
+    openDatabase({ server: 'tickets', dataDir }).close();
+    expect(modeOf(dataDir)).toBe(0o755);
+  });
+
+  it('resolves the data dir from SHIPYARD_DATA_DIR when none is given', () => {
+    const dataDir = path.join(tempDir(), 'from-env');
+    vi.stubEnv('SHIPYARD_DATA_DIR', dataDir);
+    try {
+      const database = openDatabase({ server: 'sprint' });
+      database.close();
+      expect(database.path).toBe(path.join(dataDir, 'sprint.db'));
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('sets WAL, busy_timeout, foreign_keys and synchronous = NORMAL', () => {
+    const database = openDatabase({ server: 'tickets', dataDir: tempDir() });
+    try {
+      const { sqlite } = database;
+      expect(sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(sqlite.pragma('busy_timeout', { simple: true })).toBe(DEFAULT_BUSY_TIMEOUT_MS);
+      expect(DEFAULT_BUSY_TIMEOUT_MS).toBe(5000);
+      expect(sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(sqlite.pragma('synchronous', { simple: true })).toBe(1);
+    } finally {
+      database.close();
+    }
+  });
+
+  it('takes busyTimeoutMs', () => {
+    const database = openDatabase({ server: 'tickets', dataDir: tempDir(), busyTimeoutMs: 1234 });
+    try {
+      expect(database.sqlite.pragma('busy_timeout', { simple: true })).toBe(1234);
+    } finally {
+      database.close();
+    }
+    expect(() => openDatabase({ server: 'tickets', memory: true, busyTimeoutMs: -1 })).toThrow(
+      /busyTimeoutMs/,
+    );
+    expect(() => openDatabase({ server: 'tickets', memory: true, busyTimeoutMs: 1.5 })).toThrow(
+      /busyTimeoutMs/,
+    );
+  });
+
+  it('enforces foreign keys', () => {
+    const database = openDatabase({ server: 'tickets', dataDir: tempDir() });
+    try {
+      migrate(database, MIGRATIONS);
+      const insert = database.sqlite.prepare(
+        'INSERT INTO items (project_id, counter, writer) VALUES (?, ?, ?)',
+      );
+      expect(() => insert.run(999, 1, 'test')).toThrow(
+        expect.objectContaining({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' }),
+      );
+    } finally {
+      database.close();
+    }
+  });
+
+  it('opens an in-memory database for dataDir ":memory:" or memory: true', () => {
+    const cwdEntries = fs.readdirSync('.');
+    for (const options of [
+      { dataDir: ':memory:' },
+      { memory: true },
+      { memory: true, dataDir: '/nonexistent/x' },
+    ]) {
+      const database = openDatabase({ server: 'tickets', ...options });
+      try {
+        expect(database.path).toBe(':memory:');
+        expect(database.sqlite.memory).toBe(true);
+        expect(database.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+        expect(database.sqlite.pragma('busy_timeout', { simple: true })).toBe(5000);
+        migrate(database, MIGRATIONS);
+        database.sqlite.prepare("INSERT INTO projects (key, name) VALUES ('A', 'a')").run();
+        expect(database.sqlite.prepare('SELECT count(*) FROM projects').pluck().get()).toBe(1);
+      } finally {
+        database.close();
+      }
+    }
+    expect(fs.existsSync('/nonexistent')).toBe(false);
+    expect(fs.readdirSync('.')).toEqual(cwdEntries);
+  });
+
+  it('rejects a bad server name with a clear error', () => {
+    const bad = [
+      '',
+      'a',
+      'Tickets',
+      '1tickets',
+      '-x',
+      'tick_ets',
+      'a/b',
+      '../etc',
+      'tickets.db',
+      'x'.repeat(32),
+      ' ab',
+    ];
+    for (const server of bad) {
+      expect(() => openDatabase({ server, memory: true }), server).toThrow(/Invalid server name/);
+    }
+    expect(() => openDatabase({ server: undefined as unknown as string, memory: true })).toThrow(
+      /Invalid server name/,
+    );
+    for (const server of ['ab', 'tickets', 'a-1', `a${'b'.repeat(30)}`]) {
+      openDatabase({ server, memory: true }).close();
+    }
+  });
+
+  it('close() is idempotent', () => {
+    const database = openDatabase({ server: 'tickets', dataDir: tempDir() });
+    database.close();
+    expect(database.sqlite.open).toBe(false);
+    expect(() => database.close()).not.toThrow();
+  });
+
+  it('gives drizzle the schema for relational queries', () => {
+    const database = openDatabase({ server: 'tickets', memory: true, schema: { projects } });
+    try {
+      migrate(database, MIGRATIONS);
+      database.db.insert(projects).values({ key: 'SHIP', name: 'Shipyard' }).run();
+      expect(database.db.query.projects.findMany().sync()).toEqual([
+        { id: 1, key: 'SHIP', name: 'Shipyard' },
+      ]);
+    } finally {
+      database.close();
+    }
+  });
+
+  it('opens an existing file read-only', () => {
+    const dataDir = tempDir();
+    const writer = openDatabase({ server: 'tickets', dataDir });
+    migrate(writer, MIGRATIONS);
+    writer.close();
+
+    const reader = openDatabase({ server: 'tickets', dataDir, readonly: true });
+    try {
+      expect(reader.sqlite.readonly).toBe(true);
+      expect(reader.sqlite.prepare('SELECT count(*) FROM projects').pluck().get()).toBe(0);
+      expect(() => reader.sqlite.prepare("INSERT INTO projects (key, name) VALUES ('A', 'a')").run()).toThrow(
+        expect.objectContaining({ code: 'SQLITE_READONLY' }),
+      );
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('refuses read-only on a missing file (without creating the dir) or in memory', () => {
+    const dataDir = path.join(tempDir(), 'missing');
+    expect(() => openDatabase({ server: 'tickets', dataDir, readonly: true })).toThrow(/does not exist/);
+    expect(fs.existsSync(dataDir)).toBe(false);
+    expect(() => openDatabase({ server: 'tickets', memory: true, readonly: true })).toThrow(/read-only/);
+  });
+});

@@ -92,13 +92,21 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
 
 /** Every start-up setting: its flag, its environment variable and what it does (for --help, READMEs, server.json). */
 export const SETTINGS: ReadonlyArray<{ flag?: string; env?: string; description: string }> = [
-  { flag: '--transport stdio|http', env: 'SHIPYARD_TRANSPORT', description: 'How clients connect (default stdio)' },
+  {
+    flag: '--transport stdio|http',
+    env: 'SHIPYARD_TRANSPORT',
+    description: 'How clients connect (default stdio)',
+  },
   {
     flag: '--host HOST',
     env: 'SHIPYARD_HOST',
     description: `HTTP bind address (default ${DEFAULT_HOST}); a non-loopback address requires SHIPYARD_HTTP_TOKEN`,
   },
-  { flag: '--port PORT', env: 'SHIPYARD_PORT', description: `HTTP port (default ${DEFAULT_PORT}; 0 picks a free one)` },
+  {
+    flag: '--port PORT',
+    env: 'SHIPYARD_PORT',
+    description: `HTTP port (default ${DEFAULT_PORT}; 0 picks a free one)`,
+  },
   {
     flag: '--allowed-hosts a,b',
     env: 'SHIPYARD_ALLOWED_HOSTS',
@@ -109,15 +117,30 @@ export const SETTINGS: ReadonlyArray<{ flag?: string; env?: string; description:
     env: 'SHIPYARD_DATA_DIR',
     description: 'Where the SQLite file lives (default $XDG_DATA_HOME/shipyard or ~/.local/share/shipyard)',
   },
-  { flag: '--read-only', env: 'SHIPYARD_READ_ONLY', description: 'Expose only read-only tools (env: 1 or true)' },
-  { flag: '--tools a,b', env: 'SHIPYARD_TOOLS', description: 'Expose only these tools; an unknown name stops start-up' },
-  { flag: '--user NAME', env: 'SHIPYARD_USER', description: 'Who "me" is; recorded as the author of changes' },
+  {
+    flag: '--read-only',
+    env: 'SHIPYARD_READ_ONLY',
+    description: 'Expose only read-only tools (env: 1 or true)',
+  },
+  {
+    flag: '--tools a,b',
+    env: 'SHIPYARD_TOOLS',
+    description: 'Expose only these tools; an unknown name stops start-up',
+  },
+  {
+    flag: '--user NAME',
+    env: 'SHIPYARD_USER',
+    description: 'Who "me" is; recorded as the author of changes',
+  },
   {
     flag: '--log-level LEVEL',
     env: 'SHIPYARD_LOG_LEVEL',
     description: 'debug, info, warn, error or silent; logs go to stderr (default info)',
   },
-  { env: 'SHIPYARD_HTTP_TOKEN', description: 'Bearer token HTTP clients must send (Authorization: Bearer ...)' },
+  {
+    env: 'SHIPYARD_HTTP_TOKEN',
+    description: 'Bearer token HTTP clients must send (Authorization: Bearer ...)',
+  },
   { flag: '-h, --help', description: 'Show this help' },
   { flag: '-v, --version', description: 'Print the version' },
 ];
@@ -125,6 +148,8 @@ export const SETTINGS: ReadonlyArray<{ flag?: string; env?: string; description:
 export function helpText(bin: string, description: string | undefined): string {
   const rows = SETTINGS.map((s) => [s.flag ?? '(env only)', s.description, s.env ? `[${s.env}]` : '']);
   const width = Math.max(...rows.map(([flag]) => (flag ?? '').length));
-  const lines = rows.map(([flag, text, env]) => `  ${(flag ?? '').padEnd(width)}  ${text}${env ? ` ${env}` : ''}`);
+  const lines = rows.map(
+    ([flag, text, env]) => `  ${(flag ?? '').padEnd(width)}  ${text}${env ? ` ${env}` : ''}`,
+  );
   return `${bin}${description ? ` - ${description}` : ''}\n\nUsage: ${bin} [options]\n\nOptions (flags win over environment variables):\n${lines.join('\n')}\n`;
 }

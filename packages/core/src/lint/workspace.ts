@@ -62,7 +62,11 @@ function isDefinition(value: unknown): value is ServerDefinition {
  * Import a built definition module. Its default export is a ServerDefinition or a factory (deps) => definition;
  * a factory gets a stand-in for deps that throws when touched.
  */
-export async function loadDefinition(path: string, server: string, root = process.cwd()): Promise<ServerDefinition> {
+export async function loadDefinition(
+  path: string,
+  server: string,
+  root = process.cwd(),
+): Promise<ServerDefinition> {
   const file = relative(root, path);
   if (!existsSync(path)) throw new Error(`${file} does not exist; run \`pnpm build\` first`);
   const exported: unknown = (await import(pathToFileURL(path).href)).default;
@@ -78,4 +82,3 @@ export async function loadDefinition(path: string, server: string, root = proces
   }
   return definition;
 }
-

@@ -6,24 +6,14 @@ export const MAX_LIMIT = 100;
 
 /** Input fields every list tool accepts; spread into a tool's `input`. */
 export const paginationInput = {
-  limit: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_LIMIT)
-    .optional()
-    .describe(`Results per page, 1-${MAX_LIMIT} (default ${DEFAULT_LIMIT})`),
-  cursor: z
-    .string()
-    .max(500)
-    .optional()
-    .describe('next_cursor from the previous page; omit for the first page'),
+  limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`Page size (default ${DEFAULT_LIMIT})`),
+  cursor: z.string().max(500).optional().describe('next_cursor of the previous page'),
 };
 
 /** Output fields of a paged list: spread into a tool's `output` next to `items`. */
 export const paginationOutput = {
-  next_cursor: z.string().nullable().describe('Pass as cursor to get the next page; null at the end'),
-  total: z.number().int().describe('Number of matches across all pages'),
+  next_cursor: z.string().nullable().describe('Cursor of the next page; null at the end'),
+  total: z.number().int().describe('Matches in all pages'),
 };
 
 export interface Page<T> {

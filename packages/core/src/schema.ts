@@ -8,23 +8,45 @@ const SAFE_MAX = Number.MAX_SAFE_INTEGER;
 
 /** JSON Schema of an object shape, trimmed of what only costs tokens ($schema, safe-integer bounds). */
 export function shapeToJsonSchema(shape: Shape, io: 'input' | 'output'): JsonObject & { type: 'object' } {
-  const objectSchema = io === 'input' ? z.strictObject(shape) : z.object(shape);
-  const schema = z.toJSONSchema(objectSchema, { io, unrepresentable: 'any' }) as JsonObject;
+  // Input is validated strictly at run time (unknown keys are rejected with a message listing the allowed
+  // ones), so the listing leaves out `additionalProperties: false`: it would cost tokens in every tool.
+  const schema = z.toJSONSchema(z.object(shape), { io, unrepresentable: 'any' }) as JsonObject;
   delete schema.$schema;
-  if (io === 'output') delete schema.additionalProperties;
-  return trim(schema) as JsonObject & { type: 'object' };
+  return trim(schema, io) as JsonObject & { type: 'object' };
 }
 
-function trim(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(trim);
+function trim(node: unknown, io: 'input' | 'output'): unknown {
+  if (Array.isArray(node)) return node.map((item) => trim(item, io));
   if (node === null || typeof node !== 'object') return node;
+  const nullable = collapseNullable(node as JsonObject);
+  if (nullable) return trim(nullable, io);
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node as JsonObject)) {
     if (key === 'minimum' && value === SAFE_MIN) continue;
     if (key === 'maximum' && value === SAFE_MAX) continue;
-    out[key] = trim(value);
+    // Core strips unknown keys from outputs before sending, so these only cost tokens there.
+    if (io === 'output' && key === 'propertyNames') continue;
+    if (key === 'additionalProperties' && isEmptyOrFalse(value)) continue;
+    // The output schema tells a model which fields to expect and their types; the runtime validates the
+    // real output against the zod schema, so listing `required` would only add tokens to every tool.
+    if (io === 'output' && key === 'required') continue;
+    out[key] = trim(value, io);
   }
   return out;
+}
+
+/** `{ anyOf: [{ type: 'string', … }, { type: 'null' }] }` says the same as `{ type: ['string', 'null'], … }`. */
+function collapseNullable(node: JsonObject): JsonObject | undefined {
+  const { anyOf: options, ...rest } = node;
+  if (!Array.isArray(options) || options.length !== 2) return undefined;
+  const [first, second] = options as JsonObject[];
+  const value = second?.type === 'null' && Object.keys(second).length === 1 ? first : undefined;
+  if (!value || typeof value.type !== 'string' || value.enum !== undefined) return undefined;
+  return { ...value, ...rest, type: [value.type, 'null'] };
+}
+
+function isEmptyOrFalse(value: unknown): boolean {
+  return value === false || (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
 }
 
 /** The tools/list entry of a tool: what the runtime sends and what the linter measures. */

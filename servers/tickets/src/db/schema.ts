@@ -1,0 +1,126 @@
+import { sql } from 'drizzle-orm';
+import {
+  type AnySQLiteColumn,
+  index,
+  integer,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
+
+const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+
+export const projects = sqliteTable('projects', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  /** e.g. SHIP: ^[A-Z][A-Z0-9]{1,9}$ */
+  key: text('key').notNull().unique(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  /** The number of the last ticket created; the next key is key-(lastNumber+1). */
+  lastNumber: integer('last_number').notNull().default(0),
+  createdAt: text('created_at').notNull().default(now),
+});
+
+export const tickets = sqliteTable(
+  'tickets',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id),
+    number: integer('number').notNull(),
+    /** e.g. SHIP-42 */
+    key: text('key').notNull().unique(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    type: text('type', { enum: ['bug', 'feature', 'task', 'chore'] }).notNull(),
+    status: text('status', { enum: ['backlog', 'todo', 'in_progress', 'in_review', 'done', 'cancelled'] })
+      .notNull()
+      .default('backlog'),
+    priority: text('priority', { enum: ['urgent', 'high', 'medium', 'low', 'none'] })
+      .notNull()
+      .default('none'),
+    /** 0 urgent … 4 none, for sorting by priority. */
+    priorityRank: integer('priority_rank').notNull().default(4),
+    assignee: text('assignee'),
+    reporter: text('reporter'),
+    /** JSON array of lower-case labels, sorted. */
+    labels: text('labels').notNull().default('[]'),
+    estimate: real('estimate'),
+    dueDate: text('due_date'),
+    parentId: integer('parent_id').references((): AnySQLiteColumn => tickets.id),
+    resolution: text('resolution'),
+    version: integer('version').notNull().default(1),
+    createdAt: text('created_at').notNull().default(now),
+    updatedAt: text('updated_at').notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex('tickets_project_number_idx').on(t.projectId, t.number),
+    index('tickets_project_status_idx').on(t.projectId, t.status),
+    index('tickets_status_idx').on(t.status),
+    index('tickets_priority_idx').on(t.priorityRank),
+    index('tickets_assignee_idx').on(t.assignee),
+    index('tickets_parent_idx').on(t.parentId),
+    index('tickets_updated_idx').on(t.updatedAt),
+    index('tickets_created_idx').on(t.createdAt),
+  ],
+);
+
+export const comments = sqliteTable(
+  'comments',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    author: text('author'),
+    body: text('body').notNull(),
+    createdAt: text('created_at').notNull().default(now),
+  },
+  (t) => [index('comments_ticket_idx').on(t.ticketId, t.id)],
+);
+
+/**
+ * One row per link, stored in its canonical direction: blocks (source blocks target), duplicates
+ * (source duplicates target) and relates (source id < target id). blocked_by and duplicated_by are the
+ * same rows read from the other end, so the two directions cannot disagree.
+ */
+export const links = sqliteTable(
+  'links',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    sourceId: integer('source_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['blocks', 'duplicates', 'relates'] }).notNull(),
+    targetId: integer('target_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    createdBy: text('created_by'),
+    createdAt: text('created_at').notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex('links_unique_idx').on(t.sourceId, t.type, t.targetId),
+    index('links_target_idx').on(t.targetId),
+  ],
+);
+
+/** Every field change: what changed, from what, to what, by whom, when. */
+export const history = sqliteTable(
+  'history',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    ticketId: integer('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    field: text('field').notNull(),
+    oldValue: text('old_value'),
+    newValue: text('new_value'),
+    changedBy: text('changed_by'),
+    changedAt: text('changed_at').notNull().default(now),
+  },
+  (t) => [index('history_ticket_idx').on(t.ticketId, t.id)],
+);
+
+export const schema = { projects, tickets, comments, links, history };

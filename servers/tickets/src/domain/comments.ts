@@ -1,0 +1,61 @@
+import { count, desc, eq } from 'drizzle-orm';
+import { comments, tickets } from '../db/schema.js';
+import { getTicketRow, nowIso, type TicketsDb, type Tx } from './model.js';
+
+export const MAX_COMMENT_CHARS = 10_000;
+
+export interface Comment {
+  id: number;
+  author: string | null;
+  body: string;
+  created_at: string;
+}
+
+const toComment = (row: typeof comments.$inferSelect): Comment => ({
+  id: row.id,
+  author: row.author,
+  body: row.body,
+  created_at: row.createdAt,
+});
+
+/**
+ * Add a comment by `user` (null when the server has no configured user). The ticket's updated_at moves,
+ * its version does not (no field changed) and no history is written (comments are their own record).
+ */
+export function addComment(
+  db: TicketsDb,
+  input: { key: string; body: string },
+  user?: string,
+): { key: string; comment: Comment } {
+  return db.transaction(
+    (tx) => {
+      const ticket = getTicketRow(tx, input.key);
+      const at = nowIso();
+      const row = tx
+        .insert(comments)
+        .values({ ticketId: ticket.id, author: user ?? null, body: input.body, createdAt: at })
+        .returning()
+        .get();
+      tx.update(tickets).set({ updatedAt: at }).where(eq(tickets.id, ticket.id)).run();
+      return { key: ticket.key, comment: toComment(row) };
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+/** The last `limit` comments of a ticket, oldest first, and how many it has in all. */
+export function lastComments(
+  db: Tx,
+  ticketId: number,
+  limit: number,
+): { total: number; comments: Comment[] } {
+  const total = db.select({ n: count() }).from(comments).where(eq(comments.ticketId, ticketId)).get()?.n ?? 0;
+  const rows = db
+    .select()
+    .from(comments)
+    .where(eq(comments.ticketId, ticketId))
+    .orderBy(desc(comments.id))
+    .limit(limit)
+    .all();
+  return { total, comments: rows.reverse().map(toComment) };
+}

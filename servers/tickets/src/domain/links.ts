@@ -1,0 +1,252 @@
+import { InvalidInput, NotFound } from '@shipyard/core';
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import { history, links, tickets } from '../db/schema.js';
+import { getTicketRow, nowIso, type Status, type TicketRow, type TicketsDb, type Tx } from './model.js';
+
+/** The five ways to name a link, from the side of the ticket it is read from. */
+export const LINK_TYPES = ['blocks', 'blocked_by', 'duplicates', 'duplicated_by', 'relates'] as const;
+export type LinkType = (typeof LINK_TYPES)[number];
+/** The stored types: blocked_by and duplicated_by are rows of blocks and duplicates read from the target. */
+type StoredType = (typeof links.$inferSelect)['type'];
+
+/** The name of the same link seen from the other ticket. */
+export const INVERSE: Record<LinkType, LinkType> = {
+  blocks: 'blocked_by',
+  blocked_by: 'blocks',
+  duplicates: 'duplicated_by',
+  duplicated_by: 'duplicates',
+  relates: 'relates',
+};
+
+/** The other end of a link: enough to decide whether to open it. */
+export interface LinkedTicket {
+  key: string;
+  title: string;
+  status: Status;
+}
+
+export type TicketLinks = Record<LinkType, LinkedTicket[]>;
+
+export interface LinkResult {
+  key: string;
+  type: LinkType;
+  target: string;
+  links: TicketLinks;
+}
+
+interface Canonical {
+  sourceId: number;
+  type: StoredType;
+  targetId: number;
+}
+
+/** The stored row for "from <type> to": blocked_by/duplicated_by swap ends, relates puts the lower id first. */
+function canonical(from: TicketRow, type: LinkType, to: TicketRow): Canonical {
+  switch (type) {
+    case 'blocks':
+    case 'duplicates':
+      return { sourceId: from.id, type, targetId: to.id };
+    case 'blocked_by':
+      return { sourceId: to.id, type: 'blocks', targetId: from.id };
+    case 'duplicated_by':
+      return { sourceId: to.id, type: 'duplicates', targetId: from.id };
+    case 'relates':
+      return { sourceId: Math.min(from.id, to.id), type: 'relates', targetId: Math.max(from.id, to.id) };
+  }
+}
+
+const sameRow = (tx: Tx, link: Canonical) =>
+  tx
+    .select({ id: links.id })
+    .from(links)
+    .where(
+      and(eq(links.sourceId, link.sourceId), eq(links.type, link.type), eq(links.targetId, link.targetId)),
+    )
+    .get();
+
+/**
+ * Ids on a path `from` -> … -> `to` along links of this type (source to target), or undefined. Breadth
+ * first, one query per level, each ticket visited once: linear in the links it walks, however dense.
+ */
+function findPath(tx: Tx, type: StoredType, from: number, to: number): number[] | undefined {
+  const parent = new Map<number, number | null>([[from, null]]);
+  let frontier = [from];
+  while (frontier.length > 0) {
+    const next: number[] = [];
+    for (let i = 0; i < frontier.length; i += 500) {
+      const edges = tx
+        .select({ source: links.sourceId, target: links.targetId })
+        .from(links)
+        .where(and(eq(links.type, type), inArray(links.sourceId, frontier.slice(i, i + 500))))
+        .all();
+      for (const { source, target } of edges) {
+        if (parent.has(target)) continue;
+        parent.set(target, source);
+        if (target === to) {
+          const path = [to];
+          for (let at = parent.get(to); at != null; at = parent.get(at)) path.unshift(at);
+          return path;
+        }
+        next.push(target);
+      }
+    }
+    frontier = next;
+  }
+  return undefined;
+}
+
+function keysOf(tx: Tx, ids: number[]): Map<number, string> {
+  const rows = tx
+    .select({ id: tickets.id, key: tickets.key })
+    .from(tickets)
+    .where(inArray(tickets.id, ids))
+    .all();
+  return new Map(rows.map((row) => [row.id, row.key]));
+}
+
+/** Updated_at moves (the ticket changed as readers see it); version does not (no field changed). */
+function touch(tx: Tx, ids: number[], at: string) {
+  tx.update(tickets).set({ updatedAt: at }).where(inArray(tickets.id, ids)).run();
+}
+
+function linkHistory(
+  from: TicketRow,
+  type: LinkType,
+  to: TicketRow,
+  change: 'added' | 'removed',
+  user: string | undefined,
+  at: string,
+) {
+  const entry = (ticket: TicketRow, value: string) => ({
+    ticketId: ticket.id,
+    field: 'link',
+    oldValue: change === 'removed' ? value : null,
+    newValue: change === 'added' ? value : null,
+    changedBy: user ?? null,
+    changedAt: at,
+  });
+  return [entry(from, `${type} ${to.key}`), entry(to, `${INVERSE[type]} ${from.key}`)];
+}
+
+function endsOf(tx: Tx, key: string, target: string): [TicketRow, TicketRow] {
+  const from = getTicketRow(tx, key);
+  const to = getTicketRow(tx, target);
+  if (from.id === to.id) {
+    throw new InvalidInput(`A ticket cannot be linked to itself (${from.key})`, {
+      hint: 'Pass a different target key',
+    });
+  }
+  return [from, to];
+}
+
+/**
+ * Link two tickets. Idempotent: an existing link (in either spelling) is left alone and `created` is
+ * false. A blocks or duplicates link that would close a cycle is refused, naming the cycle.
+ */
+export function linkTickets(
+  db: TicketsDb,
+  input: { key: string; type: LinkType; target: string },
+  user?: string,
+): LinkResult & { created: boolean } {
+  return db.transaction(
+    (tx) => {
+      const [from, to] = endsOf(tx, input.key, input.target);
+      const link = canonical(from, input.type, to);
+      const created = !sameRow(tx, link);
+      if (created) {
+        if (link.type !== 'relates') {
+          const path = findPath(tx, link.type, link.targetId, link.sourceId);
+          if (path) {
+            const cycle = [...path, link.targetId];
+            // A long cycle is named by its ends, so the message stays short.
+            const shown = cycle.length > 12 ? [...cycle.slice(0, 6), 0, ...cycle.slice(-5)] : cycle;
+            const keys = keysOf(tx, shown);
+            const chain = shown
+              .map((id) => (id === 0 ? '…' : (keys.get(id) ?? `#${id}`)))
+              .join(` ${link.type} `);
+            throw new InvalidInput(
+              `Linking ${from.key} ${input.type} ${to.key} would make a cycle: ${chain}`,
+              { hint: 'Remove one link of the cycle with unlink_tickets first, or link as relates' },
+            );
+          }
+        }
+        const at = nowIso();
+        tx.insert(links)
+          .values({ ...link, createdBy: user ?? null, createdAt: at })
+          .run();
+        tx.insert(history)
+          .values(linkHistory(from, input.type, to, 'added', user, at))
+          .run();
+        touch(tx, [from.id, to.id], at);
+      }
+      return { key: from.key, type: input.type, target: to.key, created, links: linksOf(tx, from.id) };
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+/** Remove a link given in either spelling (SHIP-2 blocked_by SHIP-1 removes SHIP-1 blocks SHIP-2). */
+export function unlinkTickets(
+  db: TicketsDb,
+  input: { key: string; type: LinkType; target: string },
+  user?: string,
+): LinkResult {
+  return db.transaction(
+    (tx) => {
+      const [from, to] = endsOf(tx, input.key, input.target);
+      const row = sameRow(tx, canonical(from, input.type, to));
+      if (!row) {
+        throw new NotFound(`${from.key} has no ${input.type} link to ${to.key}`, {
+          hint: 'Call get_ticket with its links to see how the tickets are linked',
+        });
+      }
+      const at = nowIso();
+      tx.delete(links).where(eq(links.id, row.id)).run();
+      tx.insert(history)
+        .values(linkHistory(from, input.type, to, 'removed', user, at))
+        .run();
+      touch(tx, [from.id, to.id], at);
+      return { key: from.key, type: input.type, target: to.key, links: linksOf(tx, from.id) };
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+/** Every link of one ticket, grouped by how it reads from this ticket, each group ordered by key. */
+export function linksOf(db: Tx, ticketId: number): TicketLinks {
+  const rows = db
+    .select({
+      sourceId: links.sourceId,
+      type: links.type,
+      key: tickets.key,
+      title: tickets.title,
+      status: tickets.status,
+      projectId: tickets.projectId,
+      number: tickets.number,
+    })
+    .from(links)
+    .innerJoin(
+      tickets,
+      or(
+        and(eq(links.sourceId, ticketId), eq(tickets.id, links.targetId)),
+        and(eq(links.targetId, ticketId), eq(tickets.id, links.sourceId)),
+      ),
+    )
+    .where(or(eq(links.sourceId, ticketId), eq(links.targetId, ticketId)))
+    .orderBy(asc(tickets.projectId), asc(tickets.number))
+    .all();
+  const grouped: TicketLinks = { blocks: [], blocked_by: [], duplicates: [], duplicated_by: [], relates: [] };
+  for (const row of rows) {
+    const outgoing = row.sourceId === ticketId;
+    const direction: LinkType =
+      row.type === 'relates'
+        ? 'relates'
+        : outgoing
+          ? row.type
+          : row.type === 'blocks'
+            ? 'blocked_by'
+            : 'duplicated_by';
+    grouped[direction].push({ key: row.key, title: row.title, status: row.status });
+  }
+  return grouped;
+}

@@ -1,0 +1,158 @@
+import { InvalidInput, NotFound } from '@shipyard/core';
+import { eq } from 'drizzle-orm';
+import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { history, projects, type schema, tickets } from '../db/schema.js';
+
+export type TicketsDb = BetterSQLite3Database<typeof schema>;
+/** A drizzle database or the transaction handle inside db.transaction(). */
+export type Tx = Pick<TicketsDb, 'select' | 'insert' | 'update' | 'delete' | 'all' | 'get' | 'run'>;
+
+export const TYPES = ['bug', 'feature', 'task', 'chore'] as const;
+export const STATUSES = ['backlog', 'todo', 'in_progress', 'in_review', 'done', 'cancelled'] as const;
+export const PRIORITIES = ['urgent', 'high', 'medium', 'low', 'none'] as const;
+export const OPEN_STATUSES = ['backlog', 'todo', 'in_progress', 'in_review'] as const;
+export type TicketType = (typeof TYPES)[number];
+export type Status = (typeof STATUSES)[number];
+export type Priority = (typeof PRIORITIES)[number];
+
+export const PROJECT_KEY = /^[A-Z][A-Z0-9]{1,9}$/;
+export const TICKET_KEY = /^[A-Z][A-Z0-9]{1,9}-[1-9][0-9]{0,8}$/;
+
+/** backlog -> todo -> in_progress -> in_review -> done; any open status -> cancelled; done/cancelled -> todo. */
+export const TRANSITIONS: Record<Status, readonly Status[]> = {
+  backlog: ['todo', 'cancelled'],
+  todo: ['in_progress', 'cancelled'],
+  in_progress: ['in_review', 'cancelled'],
+  in_review: ['done', 'cancelled'],
+  done: ['todo'],
+  cancelled: ['todo'],
+};
+
+export const priorityRank = (priority: Priority): number => PRIORITIES.indexOf(priority);
+
+export type ProjectRow = typeof projects.$inferSelect;
+export type TicketRow = typeof tickets.$inferSelect;
+
+/** Lower-case, trimmed, de-duplicated, sorted. */
+export function normaliseLabels(labels: readonly string[]): string[] {
+  return [...new Set(labels.map((label) => label.trim().toLowerCase()).filter(Boolean))].sort();
+}
+
+export const parseLabels = (json: string): string[] => JSON.parse(json) as string[];
+
+export const nowIso = () => new Date().toISOString();
+
+/** The fields a list shows: small enough for a context window. */
+export interface TicketSummary {
+  key: string;
+  title: string;
+  type: TicketType;
+  status: Status;
+  priority: Priority;
+  assignee: string | null;
+  labels: string[];
+  updated_at: string;
+}
+
+export interface Ticket extends TicketSummary {
+  project: string;
+  description: string;
+  reporter: string | null;
+  estimate: number | null;
+  due_date: string | null;
+  parent: string | null;
+  resolution: string | null;
+  version: number;
+  created_at: string;
+}
+
+export function toSummary(row: TicketRow): TicketSummary {
+  return {
+    key: row.key,
+    title: row.title,
+    type: row.type,
+    status: row.status,
+    priority: row.priority,
+    assignee: row.assignee,
+    labels: parseLabels(row.labels),
+    updated_at: row.updatedAt,
+  };
+}
+
+export function toTicket(db: Tx, row: TicketRow): Ticket {
+  const parent = row.parentId
+    ? db.select({ key: tickets.key }).from(tickets).where(eq(tickets.id, row.parentId)).get()?.key
+    : undefined;
+  return {
+    ...toSummary(row),
+    project: row.key.slice(0, row.key.lastIndexOf('-')),
+    description: row.description,
+    reporter: row.reporter,
+    estimate: row.estimate,
+    due_date: row.dueDate,
+    parent: parent ?? null,
+    resolution: row.resolution,
+    version: row.version,
+    created_at: row.createdAt,
+  };
+}
+
+export function getProjectRow(db: Tx, key: string): ProjectRow {
+  const row = db.select().from(projects).where(eq(projects.key, key.toUpperCase())).get();
+  if (!row) {
+    throw new NotFound(`No project with key "${key}"`, {
+      hint: 'Call list_projects to see the project keys, or create_project to add one',
+    });
+  }
+  return row;
+}
+
+export function getTicketRow(db: Tx, key: string): TicketRow {
+  const normalised = key.trim().toUpperCase();
+  if (!TICKET_KEY.test(normalised)) {
+    throw new InvalidInput(`"${key}" is not a ticket key; keys look like SHIP-42`);
+  }
+  const row = db.select().from(tickets).where(eq(tickets.key, normalised)).get();
+  if (!row) {
+    throw new NotFound(`No ticket ${normalised}`, { hint: 'Call search_tickets to find the key' });
+  }
+  return row;
+}
+
+export interface Change {
+  field: string;
+  old: unknown;
+  new: unknown;
+}
+
+const asText = (value: unknown): string | null =>
+  value === null || value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value);
+
+/** Record field changes of one ticket (call inside the transaction that made them). */
+export function recordHistory(
+  db: Tx,
+  ticketId: number,
+  changes: readonly Change[],
+  by: string | undefined,
+  at: string,
+) {
+  if (changes.length === 0) return;
+  db.insert(history)
+    .values(
+      changes.map((change) => ({
+        ticketId,
+        field: change.field,
+        oldValue: asText(change.old),
+        newValue: asText(change.new),
+        changedBy: by ?? null,
+        changedAt: at,
+      })),
+    )
+    .run();
+}
+
+/** URIs of the resources a change to this ticket touches. */
+export function ticketUris(key: string): string[] {
+  const project = key.slice(0, key.lastIndexOf('-'));
+  return [`tickets://${key}`, `tickets://${key}/history`, `tickets://projects/${project}`];
+}

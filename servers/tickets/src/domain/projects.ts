@@ -1,0 +1,52 @@
+import { Conflict } from '@shipyard/core';
+import { eq } from 'drizzle-orm';
+import { projects } from '../db/schema.js';
+import type { ProjectRow, TicketsDb } from './model.js';
+
+export interface Project {
+  key: string;
+  name: string;
+  description: string;
+  tickets: number;
+  created_at: string;
+}
+
+const toProject = (row: ProjectRow): Project => ({
+  key: row.key,
+  name: row.name,
+  description: row.description,
+  tickets: row.lastNumber,
+  created_at: row.createdAt,
+});
+
+export function createProject(
+  db: TicketsDb,
+  input: { key: string; name: string; description?: string | undefined },
+) {
+  return db.transaction(
+    (tx) => {
+      const existing = tx
+        .select({ name: projects.name })
+        .from(projects)
+        .where(eq(projects.key, input.key))
+        .get();
+      if (existing) {
+        throw new Conflict(`Project ${input.key} already exists ("${existing.name}")`, {
+          hint: 'Use that project, or choose another key',
+        });
+      }
+      const row = tx
+        .insert(projects)
+        .values({
+          key: input.key,
+          name: input.name,
+          description: input.description ?? '',
+          createdAt: new Date().toISOString(),
+        })
+        .returning()
+        .get();
+      return toProject(row);
+    },
+    { behavior: 'immediate' },
+  );
+}

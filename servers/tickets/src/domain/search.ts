@@ -1,0 +1,543 @@
+/**
+ * Ticket search (FTS5 + bm25 and indexed filters) and duplicate detection.
+ *
+ * User text never reaches FTS5 as syntax: it is split into word tokens (Unicode letters and digits), each
+ * token becomes a quoted FTS5 string, and the strings are joined with spaces (AND). A `*` written directly
+ * after a word (`migrat*`) makes that word a prefix term; nothing else is special. We do not add a prefix to
+ * the last word on our own: callers are models that type whole words, the index is porter-stemmed (so
+ * plurals and -ing forms already match) and an automatic prefix would turn `log` into login/logout/logging.
+ */
+import { InvalidInput, type Page, pageWindow, toPage } from '@shipyard/core';
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  getProjectRow,
+  getTicketRow,
+  OPEN_STATUSES,
+  type Priority,
+  parseLabels,
+  priorityRank,
+  type Status,
+  type TicketSummary,
+  type TicketsDb,
+  type TicketType,
+} from './model.js';
+
+/** At most this many words of a query are used. */
+export const MAX_QUERY_TOKENS = 16;
+/** A description in a list is cut to this many characters. */
+export const LIST_DESCRIPTION_CHARS = 500;
+/** bm25 weights of the FTS columns (title, description): a title hit counts ten times a description hit. */
+const BM25 = sql.raw('bm25(tickets_fts, 10.0, 1.0)');
+/** Above this many text hits (and no filter), a non-relevance sort walks its index instead of sorting hits. */
+const DENSE_HITS = 2_000;
+
+/**
+ * SQL pieces for "rows matching `match` and `filter`" that never join every FTS hit to its (wide) tickets
+ * row, which is what makes a naive join slow at 100,000 tickets (measured in tooling/bench/tickets-search.js):
+ * with a filter, the ids that pass both are collected once (SQLite drives this from a filter index and checks
+ * membership in the FTS rowid list) into `hits`, reused by the page and the count; bm25 ranking happens inside
+ * tickets_fts, and only the rows of one page are read from tickets.
+ */
+function textHits(match: string, filter: SQL | undefined) {
+  const ftsIds = sql`SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ${match}`;
+  const withHits = filter
+    ? sql`WITH hits(id) AS MATERIALIZED (SELECT tickets.id FROM tickets WHERE ${filter} AND tickets.id IN (${ftsIds})) `
+    : sql``;
+  /** ids and bm25 scores of the best hits, best first (a subquery: `ranked.id`, `ranked.score`). */
+  const ranked = (page: SQL) =>
+    sql`(SELECT tickets_fts.rowid AS id, ${BM25} AS score FROM tickets_fts
+         WHERE tickets_fts MATCH ${match}${filter ? sql` AND +tickets_fts.rowid IN hits` : sql``}
+         ORDER BY score, tickets_fts.rowid DESC ${page}) AS ranked`;
+  const count = filter
+    ? sql`${withHits}SELECT count(*) AS n FROM hits`
+    : sql`SELECT count(*) AS n FROM tickets_fts WHERE tickets_fts MATCH ${match}`;
+  return {
+    withHits,
+    ranked,
+    count,
+    /** The count as a scalar subquery inside a statement that starts with `withHits`. */
+    total: filter ? sql`(SELECT count(*) FROM hits)` : sql`(${count})`,
+    /** A set of matching ids for `tickets.id IN …`. */
+    ids: filter ? sql`hits` : sql`(${ftsIds})`,
+  };
+}
+
+export const SORTS = ['relevance', 'updated', 'created', 'priority'] as const;
+export type Sort = (typeof SORTS)[number];
+
+/** Fields a search can add to each summary. */
+export const EXTRA_FIELDS = [
+  'description',
+  'estimate',
+  'due_date',
+  'parent',
+  'reporter',
+  'created_at',
+] as const;
+export type ExtraField = (typeof EXTRA_FIELDS)[number];
+
+export interface QueryToken {
+  text: string;
+  prefix: boolean;
+}
+
+const WORD = /([\p{L}\p{N}]+)(\*?)/gu;
+
+/** Split user text into word tokens; a `*` right after a word (2+ characters) marks a prefix. */
+export function tokenize(text: string, max = MAX_QUERY_TOKENS): QueryToken[] {
+  const tokens: QueryToken[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const word = match[1] ?? '';
+    tokens.push({ text: word, prefix: match[2] === '*' && [...word].length >= 2 });
+    if (tokens.length >= max) break;
+  }
+  return tokens;
+}
+
+/** One FTS5 string: `"tok"` with inner quotes doubled (tokens have none, but never trust that). */
+const quote = (token: QueryToken) => `"${token.text.replaceAll('"', '""')}"${token.prefix ? '*' : ''}`;
+
+/** The MATCH expression for words that must all appear, or undefined when there are none. */
+export function ftsAllOf(tokens: readonly QueryToken[]): string | undefined {
+  return tokens.length > 0 ? tokens.map(quote).join(' ') : undefined;
+}
+
+/** The MATCH expression for words of which any may appear. */
+export function ftsAnyOf(words: readonly string[]): string | undefined {
+  return words.length > 0 ? words.map((text) => quote({ text, prefix: false })).join(' OR ') : undefined;
+}
+
+const ISO_INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
+/**
+ * An ISO date (`2025-01-31`, midnight UTC) or datetime (`2025-01-31T09:30:00Z`, offset or none = UTC) as
+ * the UTC timestamp format the tickets table stores, or undefined when the text is not one.
+ */
+export function parseInstant(text: string): string | undefined {
+  const m = ISO_INSTANT.exec(text.trim());
+  if (!m) return undefined;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone = 'Z'] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+    return undefined;
+  }
+  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  const ms = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}.${frac.padEnd(3, '0').slice(0, 3)}${zone}`);
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+}
+
+export interface SearchOptions {
+  query?: string | undefined;
+  project?: string | undefined;
+  status?: readonly Status[] | undefined;
+  priority?: readonly Priority[] | undefined;
+  type?: TicketType | undefined;
+  /** A user name, or null for unassigned tickets ("me" is resolved by the caller). */
+  assignee?: string | null | undefined;
+  label?: string | undefined;
+  parent?: string | undefined;
+  updated_since?: string | undefined;
+  created_since?: string | undefined;
+  sort?: Sort | undefined;
+  fields?: readonly ExtraField[] | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+
+/** A summary plus the requested extra fields (a mapped type, so it is assignable to a loose record). */
+export type SearchItem = { [K in keyof TicketSummary]: TicketSummary[K] } & {
+  description?: string;
+  description_truncated?: boolean;
+  reporter?: string | null;
+  estimate?: number | null;
+  due_date?: string | null;
+  parent?: string | null;
+  created_at?: string;
+};
+
+interface Row {
+  key: string;
+  title: string;
+  type: TicketType;
+  status: Status;
+  priority: Priority;
+  assignee: string | null;
+  labels: string;
+  updated_at: string;
+  description?: string;
+  description_truncated?: number;
+  reporter?: string | null;
+  estimate?: number | null;
+  due_date?: string | null;
+  parent?: string | null;
+  created_at?: string;
+}
+
+/** Extra columns per requested field (constant SQL, no user text). */
+const EXTRA_COLUMNS: Record<ExtraField, SQL> = {
+  description: sql.raw(
+    `substr(tickets.description, 1, ${LIST_DESCRIPTION_CHARS}) AS description, ` +
+      `length(tickets.description) > ${LIST_DESCRIPTION_CHARS} AS description_truncated`,
+  ),
+  reporter: sql.raw('tickets.reporter AS reporter'),
+  estimate: sql.raw('tickets.estimate AS estimate'),
+  due_date: sql.raw('tickets.due_date AS due_date'),
+  parent: sql.raw('(SELECT p.key FROM tickets p WHERE p.id = tickets.parent_id) AS parent'),
+  created_at: sql.raw('tickets.created_at AS created_at'),
+};
+
+const SUMMARY_COLUMNS = sql.raw(
+  'tickets.key AS key, tickets.title AS title, tickets.type AS type, tickets.status AS status, ' +
+    'tickets.priority AS priority, tickets.assignee AS assignee, tickets.labels AS labels, ' +
+    'tickets.updated_at AS updated_at',
+);
+
+interface Filter {
+  kind: 'narrow' | 'broad' | 'residual';
+  cond: (hideIndex: boolean) => SQL;
+}
+
+/** The index that yields each non-relevance order (names from db/schema.ts). */
+const SORT_INDEX: Record<Exclude<Sort, 'relevance'>, string> = {
+  updated: 'tickets_updated_idx',
+  created: 'tickets_created_idx',
+  priority: 'tickets_priority_idx',
+};
+
+const ORDER: Record<Exclude<Sort, 'relevance'>, SQL> = {
+  updated: sql.raw('tickets.updated_at DESC, tickets.id DESC'),
+  created: sql.raw('tickets.created_at DESC, tickets.id DESC'),
+  priority: sql.raw('tickets.priority_rank ASC, tickets.updated_at DESC, tickets.id DESC'),
+};
+
+function sinceOf(value: string | undefined, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  const at = parseInstant(value);
+  if (!at) {
+    throw new InvalidInput(
+      `\`${name}\` must be an ISO date or datetime, e.g. 2025-01-31 or 2025-01-31T09:30:00Z`,
+    );
+  }
+  return at;
+}
+
+/**
+ * Search tickets: FTS5 MATCH over title and description joined to tickets by rowid, ranked by bm25 (title
+ * weighted), or a plain filtered listing when there are no words. Filters are indexed columns; the cursor
+ * is bound to the words, filters and sort.
+ */
+export function searchTickets(db: TicketsDb, options: SearchOptions): Page<SearchItem> {
+  const tokens = tokenize(options.query ?? '');
+  const match = ftsAllOf(tokens);
+  const sort: Sort =
+    options.sort === 'relevance' && !match ? 'updated' : (options.sort ?? (match ? 'relevance' : 'updated'));
+
+  // Each filter, and how its index behaves: `narrow` ones (a parent, a person) select few tickets, `broad`
+  // ones (status, priority, project, dates) many, `residual` ones have no index. `cond(true)` hides the index
+  // from SQLite's planner (a unary +), so a query can be made to drive from the index we choose.
+  const filters: Filter[] = [];
+  const add = (kind: Filter['kind'], cond: (hide: boolean) => SQL) => filters.push({ kind, cond });
+  const plus = (hide: boolean) => sql.raw(hide ? '+' : '');
+  const list = (values: readonly (string | number)[]) =>
+    sql.join(
+      [...new Set(values)].map((v) => sql`${v}`),
+      sql`, `,
+    );
+  const project = options.project === undefined ? undefined : getProjectRow(db, options.project);
+  if (project) add('broad', (h) => sql`${plus(h)}tickets.project_id = ${project.id}`);
+  if (options.status?.length)
+    add('broad', (h) => sql`${plus(h)}tickets.status IN (${list(options.status ?? [])})`);
+  if (options.priority?.length) {
+    const ranks = (options.priority ?? []).map(priorityRank);
+    add('broad', (h) => sql`${plus(h)}tickets.priority_rank IN (${list(ranks)})`);
+  }
+  if (options.type) add('residual', () => sql`tickets.type = ${options.type}`);
+  if (options.assignee === null) add('broad', (h) => sql`${plus(h)}tickets.assignee IS NULL`);
+  else if (options.assignee !== undefined)
+    add('narrow', (h) => sql`${plus(h)}tickets.assignee = ${options.assignee}`);
+  const label = options.label?.trim().toLowerCase();
+  if (label)
+    add(
+      'residual',
+      () => sql`EXISTS (SELECT 1 FROM json_each(tickets.labels) WHERE json_each.value = ${label})`,
+    );
+  const parent = options.parent === undefined ? undefined : getTicketRow(db, options.parent);
+  if (parent) add('narrow', (h) => sql`${plus(h)}tickets.parent_id = ${parent.id}`);
+  const updatedSince = sinceOf(options.updated_since, 'updated_since');
+  if (updatedSince) add('broad', (h) => sql`${plus(h)}tickets.updated_at >= ${updatedSince}`);
+  const createdSince = sinceOf(options.created_since, 'created_since');
+  if (createdSince) add('broad', (h) => sql`${plus(h)}tickets.created_at >= ${createdSince}`);
+
+  // The cursor belongs to exactly this question: same words, same filters (resolved), same sort.
+  const queryKey = JSON.stringify([
+    tokens.map(quote),
+    project?.id,
+    [...new Set(options.status ?? [])].sort(),
+    [...new Set(options.priority ?? [])].sort(),
+    options.type,
+    options.assignee,
+    label,
+    parent?.id,
+    updatedSince,
+    createdSince,
+    sort,
+  ]);
+  const window = pageWindow(options, queryKey);
+
+  const fields = new Set(options.fields ?? []);
+  const columns = [SUMMARY_COLUMNS, ...[...fields].map((field) => EXTRA_COLUMNS[field])];
+  const select = sql.join(columns, sql`, `);
+  const and = (conds: SQL[]) => sql.join(conds, sql` AND `);
+  const filter = filters.length > 0 ? and(filters.map((f) => f.cond(false))) : undefined;
+  const page = sql`LIMIT ${window.limit} OFFSET ${window.offset}`;
+  let rows: (Row & { total?: number })[];
+  let count: SQL;
+  let known: number | undefined;
+
+  if (!match) {
+    // Plans measured at 100,000 tickets (tooling/bench/tickets-search.js); SQLite has no statistics here.
+    // With a narrow filter, drive from its index (the broad filters' indexes are hidden).
+    const narrow = filters.some((f) => f.kind === 'narrow');
+    const conds = filters.map((f) => f.cond(narrow && f.kind === 'broad'));
+    const whereSql = conds.length > 0 ? sql` WHERE ${and(conds)}` : sql``;
+    // Two or more broad filters: count the intersection of their index-only id sets, without reading rows.
+    const broad = filters.filter((f) => f.kind === 'broad');
+    const residual = filters.filter((f) => f.kind === 'residual').map((f) => f.cond(false));
+    if (!narrow && broad.length >= 2) {
+      const ids = sql.join(
+        broad.map((f) => sql`SELECT tickets.id FROM tickets WHERE ${f.cond(false)}`),
+        sql` INTERSECT `,
+      );
+      count =
+        residual.length === 0
+          ? sql`SELECT count(*) AS n FROM (${ids})`
+          : sql`SELECT count(*) AS n FROM tickets WHERE tickets.id IN (${ids}) AND ${and(residual)}`;
+    } else {
+      count = sql`SELECT count(*) AS n FROM tickets${whereSql}`;
+    }
+    const total = db.get<{ n: number }>(count)?.n ?? 0;
+    known = total;
+    const all =
+      filters.length > 0 ? (db.get<{ n: number }>(sql`SELECT count(*) AS n FROM tickets`)?.n ?? 0) : total;
+    // Many matches: walk the sort order's index and stop at a full page (reads about (offset + limit) * all /
+    // total rows); few: fetch them through a filter index and sort them (reads `total` rows).
+    const dense = total * total > (window.offset + window.limit) * all;
+    const from = dense
+      ? sql.raw(`tickets INDEXED BY ${SORT_INDEX[sort as keyof typeof SORT_INDEX]}`)
+      : sql`tickets`;
+    rows = db.all<Row>(
+      sql`SELECT ${select} FROM ${from}${whereSql} ORDER BY ${ORDER[sort as keyof typeof ORDER]} ${page}`,
+    );
+  } else {
+    const text = textHits(match, filter);
+    count = text.count;
+    if (sort === 'relevance') {
+      rows = db.all<Row>(
+        sql`${text.withHits}SELECT ${select}, ${text.total} AS total
+            FROM ${text.ranked(page)} JOIN tickets ON tickets.id = ranked.id
+            ORDER BY ranked.score, ranked.id DESC`,
+      );
+    } else {
+      // Many hits: walk the sort order's index and stop at a full page; few: look them up and sort them.
+      const many = !filter && (db.get<{ n: number }>(count)?.n ?? 0) > DENSE_HITS;
+      const from = many ? sql.raw(`tickets INDEXED BY ${SORT_INDEX[sort]}`) : sql`tickets`;
+      rows = db.all<Row>(
+        sql`${text.withHits}SELECT ${select}, ${text.total} AS total
+            FROM ${from} WHERE tickets.id IN ${text.ids} ORDER BY ${ORDER[sort]} ${page}`,
+      );
+    }
+  }
+  // The total is known, or came with the rows; else a short page is the last one (same snapshot); else count.
+  const total =
+    known ??
+    rows[0]?.total ??
+    (rows.length < window.limit && (rows.length > 0 || window.offset === 0)
+      ? window.offset + rows.length
+      : (db.get<{ n: number }>(count)?.n ?? 0));
+  const items = rows.map((row) => toItem(row, fields));
+  return toPage(items, total, window, queryKey);
+}
+
+function toItem(row: Row, fields: ReadonlySet<ExtraField>): SearchItem {
+  const item: SearchItem = {
+    key: row.key,
+    title: row.title,
+    type: row.type,
+    status: row.status,
+    priority: row.priority,
+    assignee: row.assignee,
+    labels: parseLabels(row.labels),
+    updated_at: row.updated_at,
+  };
+  for (const field of fields) {
+    if (field === 'description') {
+      item.description = row.description ?? '';
+      item.description_truncated = row.description_truncated === 1;
+    } else if (field === 'created_at') item.created_at = row.created_at ?? row.updated_at;
+    else if (field === 'estimate') item.estimate = row.estimate ?? null;
+    else item[field] = row[field] ?? null;
+  }
+  return item;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Similar tickets
+
+/** Words that say nothing about which ticket this is (English function words and ticket boilerplate). */
+const STOP_WORDS = new Set(
+  `a about above after again all also am an and any are as at be been before being below between both but by
+  can cannot could did do does doing don down during each few for from further had has have having he her here
+  hers him his how i if in into is it its itself just me more most my no nor not now of off on once only or
+  other our out over own same she should so some such than that the their them then there these they this
+  those through to too under until up very was we were what when where which while who whom why will with
+  would you your yours
+  add added adding fix fixed fixes fixing bug bugs issue issues problem problems please make need needs
+  should want ticket support update updated doesn doesnt isn isnt won wont cant`.split(/\s+/),
+);
+
+/** Most title words used in the OR query, and description words added to them. */
+const MAX_TITLE_WORDS = 12;
+const MAX_DESCRIPTION_WORDS = 4;
+/** bm25 candidates scored per call. */
+export const SIMILAR_CANDIDATES = 30;
+/** Best title hits read before the project and status filters (more only when these leave too few). */
+const SIMILAR_PREFILTER = 300;
+/** Matches below this score are left out. */
+export const SIMILAR_THRESHOLD = 0.3;
+
+const words = (text: string): string[] =>
+  Array.from(
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .matchAll(/[\p{L}\p{N}]+/gu),
+    (m) => m[0],
+  );
+
+/** Words that identify a ticket: no stop words, no single characters; all words when that leaves none. */
+export function significantWords(text: string): string[] {
+  const all = words(text);
+  const kept = all.filter((w) => [...w].length > 1 && !STOP_WORDS.has(w));
+  return [...new Set(kept.length > 0 ? kept : all)];
+}
+
+/** A light English stemmer for comparing titles: crashes/crashed/crashing -> crash, files -> fil(e). */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith('ed')) w = w.slice(0, -2);
+  else if (w.length > 4 && /(?:s|x|z|ch|sh)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
+  return w;
+}
+
+const stems = (text: string) => new Set(significantWords(text).map(stem));
+
+/** Jaccard index of two sets: |A∩B| / |A∪B|; 1 for the same words, 0 for none in common. */
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let common = 0;
+  for (const x of a) if (b.has(x)) common++;
+  return common / (a.size + b.size - common);
+}
+
+export interface SimilarOptions {
+  title: string;
+  description?: string | undefined;
+  project?: string | undefined;
+  include_closed?: boolean | undefined;
+  limit?: number | undefined;
+}
+
+export interface SimilarItem {
+  key: string;
+  title: string;
+  status: Status;
+  score: number;
+}
+
+/**
+ * Likely duplicates of a ticket that is about to be created. The title's significant words (and a few
+ * frequent ones of the description) form an OR query; the best bm25 candidates (title weighted) are scored
+ * by the Jaccard index of their lightly stemmed title words with the given title's, raised a little by
+ * description overlap, and those at or above the threshold come back, best first.
+ */
+export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { items: SimilarItem[] } {
+  const limit = Math.min(Math.max(options.limit ?? 5, 1), 20);
+  const project = options.project === undefined ? undefined : getProjectRow(db, options.project);
+  const titleWords = significantWords(options.title).slice(0, MAX_TITLE_WORDS);
+  const descriptionText = (options.description ?? '').slice(0, 5_000);
+  const descriptionWords = topWords(descriptionText, new Set(titleWords), MAX_DESCRIPTION_WORDS);
+  const match = ftsAnyOf([...titleWords, ...descriptionWords]);
+  if (!match) return { items: [] };
+
+  const where: SQL[] = [];
+  if (project) where.push(sql`tickets.project_id = ${project.id}`);
+  if (!options.include_closed) {
+    where.push(
+      sql`tickets.status IN (${sql.join(
+        OPEN_STATUSES.map((s) => sql`${s}`),
+        sql`, `,
+      )})`,
+    );
+  }
+  // Only titles are searched: the score compares titles, so a ticket whose title shares no word with these
+  // could not reach the threshold, and titles keep the candidate set (and the bm25 work) small.
+  const titleMatch = `{title} : (${match})`;
+  const filter = where.length > 0 ? sql.join(where, sql` AND `) : undefined;
+  const columns = sql`tickets.key AS key, tickets.title AS title, tickets.status AS status,
+    substr(tickets.description, 1, 5000) AS description`;
+  type Candidate = { key: string; title: string; status: Status; description: string };
+  // Usually the best few hundred by bm25 hold enough open tickets of the project: filter just those rows.
+  let candidates = db.all<Candidate>(
+    sql`SELECT ${columns} FROM (
+          SELECT tickets_fts.rowid AS id, ${BM25} AS score FROM tickets_fts WHERE tickets_fts MATCH ${titleMatch}
+          ORDER BY score, tickets_fts.rowid DESC LIMIT ${SIMILAR_PREFILTER}
+        ) AS ranked JOIN tickets ON tickets.id = ranked.id${filter ? sql` WHERE ${filter}` : sql``}
+        ORDER BY ranked.score, ranked.id DESC LIMIT ${SIMILAR_CANDIDATES}`,
+  );
+  if (filter && candidates.length < SIMILAR_CANDIDATES) {
+    // The filters left too few: rank among the tickets that pass them.
+    const text = textHits(titleMatch, filter);
+    candidates = db.all<Candidate>(
+      sql`${text.withHits}SELECT ${columns}
+          FROM ${text.ranked(sql`LIMIT ${SIMILAR_CANDIDATES}`)} JOIN tickets ON tickets.id = ranked.id
+          ORDER BY ranked.score, ranked.id DESC`,
+    );
+  }
+
+  const title = stems(options.title);
+  const description = descriptionText.trim() ? stems(descriptionText) : undefined;
+  const scored = candidates.map((row) => {
+    let score = jaccard(title, stems(row.title));
+    // Description overlap can lift a differently worded title, never lower a matching one.
+    if (description && score < 1)
+      score += (1 - score) * 0.3 * jaccard(description, stems(`${row.title} ${row.description}`));
+    return { key: row.key, title: row.title, status: row.status, score: Math.round(score * 100) / 100 };
+  });
+  const items = scored
+    .filter((item) => item.score >= SIMILAR_THRESHOLD)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit);
+  return { items };
+}
+
+/** The most frequent significant words of a text that are not in `skip` (ties: first seen). */
+function topWords(text: string, skip: ReadonlySet<string>, max: number): string[] {
+  const counts = new Map<string, number>();
+  for (const w of words(text)) {
+    if ([...w].length < 3 || STOP_WORDS.has(w) || skip.has(w)) continue;
+    counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+  return [...counts.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, max)
+    .map(([w]) => w);
+}

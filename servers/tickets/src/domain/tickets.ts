@@ -1,0 +1,429 @@
+import { Conflict, InvalidInput, NotFound } from '@shipyard/core';
+import { count, desc, eq, sql } from 'drizzle-orm';
+import { comments, history, projects, tickets } from '../db/schema.js';
+import { type Comment, lastComments } from './comments.js';
+import { linksOf, type TicketLinks } from './links.js';
+import {
+  type Change,
+  getProjectRow,
+  getTicketRow,
+  normaliseLabels,
+  nowIso,
+  type Priority,
+  parseLabels,
+  priorityRank,
+  recordHistory,
+  type Status,
+  type Ticket,
+  type TicketRow,
+  type TicketsDb,
+  type TicketType,
+  TRANSITIONS,
+  type Tx,
+  toTicket,
+} from './model.js';
+
+export interface CreateTicket {
+  project: string;
+  title: string;
+  description?: string | undefined;
+  type?: TicketType | undefined;
+  status?: Status | undefined;
+  priority?: Priority | undefined;
+  assignee?: string | null | undefined;
+  reporter?: string | null | undefined;
+  labels?: readonly string[] | undefined;
+  estimate?: number | null | undefined;
+  due_date?: string | null | undefined;
+  parent?: string | null | undefined;
+}
+
+/**
+ * Create a ticket with the next key of its project. The counter is read and bumped inside one IMMEDIATE
+ * transaction, so two processes creating at once never get the same key or leave a gap.
+ */
+export function createTicket(db: TicketsDb, input: CreateTicket, user?: string): Ticket {
+  return db.transaction(
+    (tx) => {
+      const project = getProjectRow(tx, input.project);
+      const status = input.status ?? 'backlog';
+      if (status === 'done' || status === 'cancelled') {
+        throw new InvalidInput(`A new ticket cannot start as ${status}`, {
+          hint: 'Create it open, then call transition_ticket',
+        });
+      }
+      const parentId = input.parent ? getTicketRow(tx, input.parent).id : null;
+      const number = tx
+        .update(projects)
+        .set({ lastNumber: sql`${projects.lastNumber} + 1` })
+        .where(eq(projects.id, project.id))
+        .returning({ number: projects.lastNumber })
+        .get()?.number;
+      if (number === undefined) throw new Error(`project ${project.key} vanished while creating a ticket`);
+      const at = nowIso();
+      const priority = input.priority ?? 'none';
+      const row = tx
+        .insert(tickets)
+        .values({
+          projectId: project.id,
+          number,
+          key: `${project.key}-${number}`,
+          title: input.title,
+          description: input.description ?? '',
+          type: input.type ?? 'task',
+          status,
+          priority,
+          priorityRank: priorityRank(priority),
+          assignee: input.assignee ?? null,
+          reporter: input.reporter ?? user ?? null,
+          labels: JSON.stringify(normaliseLabels(input.labels ?? [])),
+          estimate: input.estimate ?? null,
+          dueDate: input.due_date ?? null,
+          parentId,
+          createdAt: at,
+          updatedAt: at,
+        })
+        .returning()
+        .get();
+      recordHistory(tx, row.id, [{ field: 'created', old: null, new: row.key }], user, at);
+      return toTicket(tx, row);
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+/** How many of the latest comments and history entries get_ticket returns. */
+export const COMMENTS_SHOWN = 20;
+export const HISTORY_SHOWN = 50;
+
+export const INCLUDES = ['comments', 'links', 'history'] as const;
+export type Include = (typeof INCLUDES)[number];
+
+export interface HistoryEntry {
+  field: string;
+  old: string | null;
+  new: string | null;
+  by: string | null;
+  at: string;
+}
+
+export interface TicketDetails extends Ticket {
+  comments_total: number;
+  history_total: number;
+  comments?: Comment[];
+  /** Keyed by how each link reads from this ticket (blocks, blocked_by…); empty relations left out. */
+  links?: Partial<TicketLinks>;
+  history?: HistoryEntry[];
+}
+
+/**
+ * One ticket in full, with counts of its comments and history, and on request its latest comments
+ * (oldest first), its links grouped by relation, and its latest history entries (oldest first).
+ */
+export function getTicketDetails(db: TicketsDb, key: string, include: readonly Include[]): TicketDetails {
+  // One read transaction, so the ticket, its comments, links and history come from one snapshot.
+  return db.transaction((tx) => {
+    const row = getTicketRow(tx, key);
+    const latest = lastComments(tx, row.id, include.includes('comments') ? COMMENTS_SHOWN : 0);
+    const details: TicketDetails = {
+      ...toTicket(tx, row),
+      comments_total: latest.total,
+      history_total:
+        tx.select({ n: count() }).from(history).where(eq(history.ticketId, row.id)).get()?.n ?? 0,
+    };
+    if (include.includes('comments')) details.comments = latest.comments;
+    if (include.includes('links')) {
+      const grouped = linksOf(tx, row.id);
+      details.links = Object.fromEntries(Object.entries(grouped).filter(([, group]) => group.length > 0));
+    }
+    if (include.includes('history')) {
+      details.history = tx
+        .select({
+          field: history.field,
+          old: history.oldValue,
+          new: history.newValue,
+          by: history.changedBy,
+          at: history.changedAt,
+        })
+        .from(history)
+        .where(eq(history.ticketId, row.id))
+        .orderBy(desc(history.id))
+        .limit(HISTORY_SHOWN)
+        .all()
+        .reverse();
+    }
+    return details;
+  });
+}
+
+/** Throw Conflict when the caller's expected_version is not the ticket's current version. */
+function checkVersion(row: TicketRow, expected: number | undefined): void {
+  if (expected === undefined || expected === row.version) return;
+  throw new Conflict(
+    `${row.key} is at version ${row.version}, not ${expected}: it changed since you read it. Nothing was changed`,
+    {
+      hint: `Call get_ticket for ${row.key} to see the current values, then retry with expected_version ${row.version}`,
+      details: { current_version: row.version },
+    },
+  );
+}
+
+export interface UpdateTicket {
+  key: string;
+  expected_version?: number | undefined;
+  title?: string | undefined;
+  description?: string | undefined;
+  type?: TicketType | undefined;
+  priority?: Priority | undefined;
+  assignee?: string | null | undefined;
+  /** Replaces all labels. */
+  labels?: readonly string[] | undefined;
+  estimate?: number | null | undefined;
+  due_date?: string | null | undefined;
+  parent?: string | null | undefined;
+}
+
+export interface UpdateResult {
+  ticket: Ticket;
+  /** Names of the fields that changed, in the order of the history entries; empty for a no-op. */
+  changed: string[];
+  /** Keys of the old and new parent when the parent changed (their children changed). */
+  parents: string[];
+}
+
+/** Plain fields: input name and column. */
+const PLAIN_FIELDS = [
+  ['title', 'title'],
+  ['description', 'description'],
+  ['type', 'type'],
+  ['priority', 'priority'],
+  ['assignee', 'assignee'],
+  ['estimate', 'estimate'],
+  ['due_date', 'dueDate'],
+] as const;
+
+/**
+ * Change some fields of a ticket. Only fields that differ are written; each is recorded in history, and the
+ * version and updated_at move only when something changed. One IMMEDIATE transaction, so the version check
+ * and the write cannot interleave with another process.
+ */
+export function updateTicket(db: TicketsDb, input: UpdateTicket, user?: string): UpdateResult {
+  return db.transaction(
+    (tx) => {
+      const row = getTicketRow(tx, input.key);
+      checkVersion(row, input.expected_version);
+      const set: Partial<typeof tickets.$inferInsert> = {};
+      const changes: Change[] = [];
+      const parents: string[] = [];
+
+      for (const [field, column] of PLAIN_FIELDS) {
+        const value = input[field];
+        if (value === undefined || value === row[column]) continue;
+        changes.push({ field, old: row[column], new: value });
+        Object.assign(set, { [column]: value });
+      }
+      if (set.priority) set.priorityRank = priorityRank(set.priority);
+
+      const labels = nextLabels(row, input);
+      if (labels) {
+        changes.push({ field: 'labels', old: parseLabels(row.labels), new: labels });
+        set.labels = JSON.stringify(labels);
+      }
+
+      if (input.parent !== undefined) {
+        const oldParent = row.parentId === null ? null : keyOfId(tx, row.parentId);
+        const parent = input.parent === null ? null : findParent(tx, input.parent);
+        if ((parent?.id ?? null) !== row.parentId) {
+          if (parent) checkNoCycle(tx, row, parent);
+          changes.push({ field: 'parent', old: oldParent, new: parent?.key ?? null });
+          set.parentId = parent?.id ?? null;
+          for (const key of [oldParent, parent?.key]) if (key) parents.push(key);
+        }
+      }
+
+      if (changes.length === 0) return { ticket: toTicket(tx, row), changed: [], parents };
+      const at = nowIso();
+      const updated = tx
+        .update(tickets)
+        .set({ ...set, version: row.version + 1, updatedAt: at })
+        .where(eq(tickets.id, row.id))
+        .returning()
+        .get();
+      recordHistory(tx, row.id, changes, user, at);
+      return { ticket: toTicket(tx, updated), changed: changes.map((c) => c.field), parents };
+    },
+    { behavior: 'immediate' },
+  );
+}
+
+/** The new labels (normalised), or undefined when they do not change. */
+function nextLabels(row: TicketRow, input: UpdateTicket): string[] | undefined {
+  if (!input.labels) return undefined;
+  const current = parseLabels(row.labels);
+  const next = normaliseLabels(input.labels);
+  return JSON.stringify(next) === JSON.stringify(current) ? undefined : next;
+}
+
+function keyOfId(tx: Tx, id: number): string | null {
+  return tx.select({ key: tickets.key }).from(tickets).where(eq(tickets.id, id)).get()?.key ?? null;
+}
+
+/** The parent ticket by key; errors name the `parent` argument. */
+function findParent(tx: Tx, key: string): TicketRow {
+  try {
+    return getTicketRow(tx, key);
+  } catch (error) {
+    if (error instanceof NotFound) {
+      throw new NotFound(`The parent ${key.trim().toUpperCase()} does not exist`, { hint: error.hint });
+    }
+    if (error instanceof InvalidInput) throw new InvalidInput(`\`parent\`: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * Parents form a forest: refuse a parent that is the ticket itself or one of its descendants, naming the
+ * chain (child -> parent) the change would close.
+ */
+function checkNoCycle(tx: Tx, ticket: TicketRow, parent: TicketRow): void {
+  if (parent.id === ticket.id) {
+    throw new InvalidInput(`${ticket.key} cannot be its own parent`, {
+      hint: 'Pass another ticket as parent, or null to clear it',
+    });
+  }
+  const chain = [ticket.key, parent.key];
+  const seen = new Set([parent.id]);
+  let next = parent.parentId;
+  let last = parent.key;
+  while (next !== null && !seen.has(next)) {
+    if (next === ticket.id) {
+      chain.push(ticket.key);
+      throw new InvalidInput(
+        `Making ${parent.key} the parent of ${ticket.key} would create a cycle (child -> parent): ${chain.join(' -> ')}`,
+        {
+          hint: `Pick a parent outside ${ticket.key}'s subtree, or first clear the parent of ${last} with update_ticket`,
+        },
+      );
+    }
+    seen.add(next);
+    const up = tx
+      .select({ key: tickets.key, parentId: tickets.parentId })
+      .from(tickets)
+      .where(eq(tickets.id, next))
+      .get();
+    if (!up) break;
+    chain.push(up.key);
+    last = up.key;
+    next = up.parentId;
+  }
+}
+
+export interface TransitionTicket {
+  key: string;
+  status: Status;
+  resolution?: string | undefined;
+  comment?: string | undefined;
+  expected_version?: number | undefined;
+}
+
+export interface TransitionResult {
+  key: string;
+  status: Status;
+  resolution: string | null;
+  version: number;
+  updated_at: string;
+}
+
+/** The resolution a ticket gets when closed without one. */
+export const DEFAULT_RESOLUTION = { done: 'done', cancelled: "won't do" } as const;
+
+const isClosed = (status: Status): status is 'done' | 'cancelled' =>
+  status === 'done' || status === 'cancelled';
+
+/** Statuses on the shortest path from one status to another (excluding `from`), or undefined. */
+function pathBetween(from: Status, to: Status): Status[] | undefined {
+  const previous = new Map<Status, Status>();
+  const queue: Status[] = [from];
+  while (queue.length > 0) {
+    const at = queue.shift() as Status;
+    if (at === to) break;
+    for (const next of TRANSITIONS[at]) {
+      if (next === from || previous.has(next)) continue;
+      previous.set(next, at);
+      queue.push(next);
+    }
+  }
+  if (!previous.has(to)) return undefined;
+  const path: Status[] = [to];
+  for (let step = previous.get(to); step !== undefined && step !== from; step = previous.get(step))
+    path.unshift(step);
+  return path;
+}
+
+const orList = (items: readonly string[]) =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+
+/**
+ * Move a ticket along the workflow (TRANSITIONS). Closing (done, cancelled) sets the resolution, reopening
+ * clears it; status and resolution changes go to history, an optional comment is added by the user, all in
+ * one IMMEDIATE transaction.
+ */
+export function transitionTicket(db: TicketsDb, input: TransitionTicket, user?: string): TransitionResult {
+  return db.transaction(
+    (tx) => {
+      const row = getTicketRow(tx, input.key);
+      checkVersion(row, input.expected_version);
+      const allowed = TRANSITIONS[row.status];
+      if (input.status === row.status || !allowed.includes(input.status)) {
+        const path = pathBetween(row.status, input.status);
+        throw new InvalidInput(
+          input.status === row.status
+            ? `${row.key} is already ${row.status}; from ${row.status} it can move to ${orList(allowed)}`
+            : `${row.key} cannot move from ${row.status} to ${input.status}; from ${row.status} it can move to ${orList(allowed)}`,
+          {
+            hint:
+              input.status !== row.status && path
+                ? `Move it one step per call: ${[row.status, ...path].join(' -> ')}`
+                : `Pass status ${orList(allowed)}`,
+            details: { status: row.status, allowed },
+          },
+        );
+      }
+      if (input.resolution !== undefined && !isClosed(input.status)) {
+        throw new InvalidInput(
+          `A resolution applies only when moving to done or cancelled, not to ${input.status}`,
+          {
+            hint: 'Drop resolution, or move the ticket to done or cancelled',
+          },
+        );
+      }
+      const resolution = isClosed(input.status)
+        ? (input.resolution ?? DEFAULT_RESOLUTION[input.status])
+        : null;
+      const changes: Change[] = [{ field: 'status', old: row.status, new: input.status }];
+      if (resolution !== row.resolution)
+        changes.push({ field: 'resolution', old: row.resolution, new: resolution });
+      const at = nowIso();
+      const updated = tx
+        .update(tickets)
+        .set({ status: input.status, resolution, version: row.version + 1, updatedAt: at })
+        .where(eq(tickets.id, row.id))
+        .returning()
+        .get();
+      recordHistory(tx, row.id, changes, user, at);
+      if (input.comment !== undefined) {
+        tx.insert(comments)
+          .values({ ticketId: row.id, author: user ?? null, body: input.comment, createdAt: at })
+          .run();
+      }
+      return {
+        key: updated.key,
+        status: updated.status,
+        resolution: updated.resolution,
+        version: updated.version,
+        updated_at: updated.updatedAt,
+      };
+    },
+    { behavior: 'immediate' },
+  );
+}

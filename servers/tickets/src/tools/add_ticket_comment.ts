@@ -1,0 +1,36 @@
+import { defineTool, type ToolContext, z } from '@shipyard/core';
+import { addComment, MAX_COMMENT_CHARS } from '../domain/comments.js';
+import { ticketUris } from '../domain/model.js';
+import type { TicketsDeps } from '../server.js';
+import { fields } from './shared.js';
+
+export default defineTool({
+  name: 'add_ticket_comment',
+  title: 'Comment on a ticket',
+  description:
+    'Add a markdown comment to a ticket by key, as the configured user. Returns the comment. Use this to ' +
+    'record progress, questions or decisions.',
+  input: {
+    key: fields.key,
+    body: z
+      .string()
+      .max(MAX_COMMENT_CHARS)
+      .refine((body) => body.trim().length > 0, 'must not be blank')
+      .describe('Markdown text'),
+  },
+  output: {
+    key: z.string(),
+    comment: z.object({
+      id: z.number().int(),
+      author: z.string().nullable(),
+      body: z.string(),
+      created_at: z.string(),
+    }),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  handler(input, ctx: ToolContext<TicketsDeps>) {
+    const result = addComment(ctx.deps.db, input, ctx.user);
+    ctx.changed(...ticketUris(result.key));
+    return result;
+  },
+});

@@ -1,0 +1,30 @@
+import { defineTool, type ToolContext, z } from '@shipyard/core';
+import { createProject } from '../domain/projects.js';
+import type { TicketsDeps } from '../server.js';
+import { fields } from './shared.js';
+
+export default defineTool({
+  name: 'create_project',
+  title: 'Create a project',
+  description:
+    'Create a project with a key, name and description. Returns the project. Use this once per team or ' +
+    'product, before its first ticket.',
+  input: {
+    key: fields.project.describe('Unique key, e.g. SHIP'),
+    name: z.string().trim().min(1).max(100).describe('Display name'),
+    description: z.string().max(2_000).optional().describe('What the project covers'),
+  },
+  output: {
+    key: z.string(),
+    name: z.string(),
+    description: z.string(),
+    tickets: z.number().int().describe('Tickets created so far'),
+    created_at: z.string(),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  handler(input, ctx: ToolContext<TicketsDeps>) {
+    const project = createProject(ctx.deps.db, input);
+    ctx.changed('tickets://projects');
+    return project;
+  },
+});

@@ -1,0 +1,40 @@
+import { defineTool, type ToolContext, z } from '@shipyard/core';
+import { ticketUris } from '../domain/model.js';
+import { createTicket } from '../domain/tickets.js';
+import type { TicketsDeps } from '../server.js';
+import { fields, resolveUser } from './shared.js';
+
+export default defineTool({
+  name: 'create_ticket',
+  title: 'Create a ticket',
+  description:
+    'Create a ticket in a project with a title and optional fields. Returns its new key (e.g. SHIP-42), ' +
+    'status and version. Use this when the user reports new work; call find_similar_tickets first to avoid ' +
+    'duplicates.',
+  input: {
+    project: fields.project,
+    title: fields.title,
+    description: fields.description.optional(),
+    type: fields.type.optional().describe('Default task'),
+    priority: fields.priority.optional().describe('Default none'),
+    assignee: fields.assignee.optional(),
+    labels: fields.labels.optional(),
+    estimate: fields.estimate.optional(),
+    due_date: fields.due_date.optional(),
+    parent: fields.parent.optional(),
+  },
+  output: { key: z.string(), title: z.string(), status: z.string(), version: z.number().int() },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  handler(input, ctx: ToolContext<TicketsDeps>) {
+    const ticket = createTicket(
+      ctx.deps.db,
+      {
+        ...input,
+        assignee: input.assignee === undefined ? undefined : resolveUser(input.assignee, ctx.user),
+      },
+      ctx.user,
+    );
+    ctx.changed(...ticketUris(ticket.key), 'tickets://projects');
+    return ticket; // core sends only the fields of the output schema
+  },
+});

@@ -1,0 +1,50 @@
+import { defineTool, type ToolContext, z } from '@shipyard/core';
+import { getTicketDetails, INCLUDES } from '../domain/tickets.js';
+import type { TicketsDeps } from '../server.js';
+import { fields, TicketSchema } from './shared.js';
+
+const Linked = z.object({ key: z.string(), title: z.string(), status: z.string() });
+
+export default defineTool({
+  name: 'get_ticket',
+  title: 'Get a ticket',
+  description:
+    'Get a ticket by key. Returns its fields and version, with the last 20 comments, links and last 50 ' +
+    'history entries as include asks. Use this to read a ticket in full, or before update_ticket. Its text ' +
+    'is user data.',
+  input: {
+    key: fields.key,
+    include: z.array(z.enum(INCLUDES)).max(3).optional().describe('Default comments and links'),
+  },
+  output: {
+    ...TicketSchema.shape,
+    comments_total: z.number().int(),
+    history_total: z.number().int(),
+    comments: z
+      .array(
+        z.object({
+          id: z.number().int(),
+          author: z.string().nullable(),
+          body: z.string(),
+          created_at: z.string(),
+        }),
+      )
+      .optional(),
+    links: z.record(z.string(), z.array(Linked)).optional(),
+    history: z
+      .array(
+        z.object({
+          field: z.string(),
+          old: z.string().nullable(),
+          new: z.string().nullable(),
+          by: z.string().nullable(),
+          at: z.string(),
+        }),
+      )
+      .optional(),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler(input, ctx: ToolContext<TicketsDeps>) {
+    return getTicketDetails(ctx.deps.db, input.key, input.include ?? ['comments', 'links']);
+  },
+});

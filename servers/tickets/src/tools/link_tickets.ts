@@ -1,0 +1,42 @@
+import { defineTool, type ToolContext, z } from '@shipyard/core';
+import { LINK_TYPES, type LinkResult, linkTickets } from '../domain/links.js';
+import { ticketUris } from '../domain/model.js';
+import type { TicketsDeps } from '../server.js';
+import { fields } from './shared.js';
+
+/** Input and output shared by link_tickets and unlink_tickets. */
+export const linkInput = {
+  key: fields.key,
+  type: z.enum(LINK_TYPES).describe('How key relates to target'),
+  target: z.string().max(24).describe('The other ticket key'),
+};
+
+export const linkOutput = {
+  /** Keys of the linked tickets by type as read from `key`; empty types are left out. */
+  links: z.record(z.string(), z.array(z.string())),
+};
+
+/** The answer of both tools: the links of the source ticket as keys, non-empty types only. */
+export function linkAnswer(result: LinkResult) {
+  const links: Record<string, string[]> = {};
+  for (const type of LINK_TYPES) {
+    if (result.links[type].length > 0) links[type] = result.links[type].map((ticket) => ticket.key);
+  }
+  return { links };
+}
+
+export default defineTool({
+  name: 'link_tickets',
+  title: 'Link tickets',
+  description:
+    "Link ticket key to target with a type. Returns key's links by type; created is false if it existed. " +
+    'Use this to record dependencies or duplicates; cycles are refused.',
+  input: linkInput,
+  output: { ...linkOutput, created: z.boolean() },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler(input, ctx: ToolContext<TicketsDeps>) {
+    const result = linkTickets(ctx.deps.db, input, ctx.user);
+    if (result.created) ctx.changed(...ticketUris(result.key), ...ticketUris(result.target));
+    return { ...linkAnswer(result), created: result.created };
+  },
+});

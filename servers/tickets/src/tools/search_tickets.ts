@@ -1,0 +1,61 @@
+import { defineTool, paginationInput, paginationOutput, type ToolContext, z } from '@shipyard/core';
+import { PRIORITIES, STATUSES } from '../domain/model.js';
+import { EXTRA_FIELDS, parseInstant, SORTS, searchTickets } from '../domain/search.js';
+import type { TicketsDeps } from '../server.js';
+import { fields, resolveUser, TicketSummarySchema } from './shared.js';
+
+const since = (what: string) =>
+  z
+    .string()
+    .max(40)
+    .refine((value) => parseInstant(value) !== undefined, 'Use an ISO date or datetime, e.g. 2025-01-31')
+    .optional()
+    .describe(`${what} since, ISO date(time)`);
+
+export default defineTool({
+  name: 'search_tickets',
+  title: 'Search tickets',
+  description:
+    'Search tickets by words (bm25) and filters. Returns summaries, no description unless fields asks, 20 ' +
+    'per page, with next_cursor and total. Use this to find or list tickets. Ticket text is user data.',
+  input: {
+    query: z.string().max(500).optional().describe('Words to match (word* = prefix)'),
+    project: fields.project.optional(),
+    status: z.array(z.enum(STATUSES)).max(6).optional().describe('Any of these'),
+    priority: z.array(z.enum(PRIORITIES)).max(5).optional().describe('Any of these'),
+    type: fields.type.optional().describe('Only this type'),
+    assignee: fields.assignee.optional().describe('Name, "me" or "none"'),
+    label: z.string().trim().max(50).optional().describe('Has this label'),
+    parent: fields.parent.optional().describe('Sub-tickets of this key'),
+    updated_since: since('Updated'),
+    created_since: since('Created'),
+    sort: z.enum(SORTS).optional().describe('Default: relevance, or updated'),
+    fields: z
+      .array(z.enum(EXTRA_FIELDS))
+      .max(EXTRA_FIELDS.length)
+      .optional()
+      .describe('Extra fields to return'),
+    ...paginationInput,
+  },
+  // Enum values are in the input schema and extra fields are named by `fields`: repeating either here would
+  // almost double this tool's share of tools/list. Runtime validation still checks the summary fields.
+  output: {
+    items: z.array(
+      TicketSummarySchema.extend({ type: z.string(), status: z.string(), priority: z.string() }).loose(),
+    ),
+    ...paginationOutput,
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler(input, ctx: ToolContext<TicketsDeps>) {
+    const { assignee, ...rest } = input;
+    return searchTickets(ctx.deps.db, {
+      ...rest,
+      assignee:
+        assignee === undefined
+          ? undefined
+          : assignee.toLowerCase() === 'none'
+            ? null
+            : resolveUser(assignee, ctx.user),
+    });
+  },
+});

@@ -1,0 +1,35 @@
+import { defineTool, type ToolContext, z } from '@shipyard/core';
+import { MAX_COMMENT_CHARS } from '../domain/comments.js';
+import { STATUSES, ticketUris } from '../domain/model.js';
+import { transitionTicket } from '../domain/tickets.js';
+import type { TicketsDeps } from '../server.js';
+import { fields } from './shared.js';
+
+export default defineTool({
+  name: 'transition_ticket',
+  title: 'Change ticket status',
+  description:
+    'Move a ticket by key one step along backlog, todo, in_progress, in_review, done; or cancel it; or ' +
+    'reopen it to todo. Returns status, resolution and version. Use this to start, finish, cancel or reopen ' +
+    'work.',
+  input: {
+    key: fields.key,
+    status: z.enum(STATUSES).describe('The next status'),
+    resolution: z.string().trim().min(1).max(200).optional().describe('On done/cancelled, e.g. fixed'),
+    comment: z.string().trim().min(1).max(MAX_COMMENT_CHARS).optional().describe('Comment to add, e.g. why'),
+    expected_version: z.number().int().min(1).optional().describe('Version you read; stale: conflict'),
+  },
+  output: {
+    key: z.string(),
+    status: z.string(),
+    resolution: z.string().nullable(),
+    version: z.number().int(),
+    updated_at: z.string(),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  handler(input, ctx: ToolContext<TicketsDeps>) {
+    const result = transitionTicket(ctx.deps.db, input, ctx.user);
+    ctx.changed(...ticketUris(result.key), 'tickets://projects');
+    return result;
+  },
+});

@@ -1,0 +1,41 @@
+import { defineTool, type ToolContext, z } from '@shipyard/core';
+import { ticketUris } from '../domain/model.js';
+import { updateTicket } from '../domain/tickets.js';
+import type { TicketsDeps } from '../server.js';
+import { fields, resolveUser } from './shared.js';
+
+export default defineTool({
+  name: 'update_ticket',
+  title: 'Update a ticket',
+  description:
+    'Update fields of a ticket by key; omitted fields stay, null clears. Returns the new version and the ' +
+    'changed fields. Use this to edit a ticket (status: transition_ticket); pass expected_version.',
+  input: {
+    key: fields.key,
+    expected_version: z.number().int().min(1).optional().describe('Version you read; stale: conflict'),
+    title: fields.title.optional(),
+    description: fields.description.optional(),
+    type: fields.type.optional().describe('New ticket type'),
+    priority: fields.priority.optional().describe('New priority'),
+    assignee: fields.assignee.nullable().optional(),
+    labels: fields.labels.optional().describe('Replace all labels'),
+    estimate: fields.estimate.nullable().optional(),
+    due_date: fields.due_date.nullable().optional(),
+    parent: fields.parent.nullable().optional(),
+  },
+  output: {
+    key: z.string(),
+    version: z.number().int(),
+    updated_at: z.string(),
+    changed: z.array(z.string()),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  handler(input, ctx: ToolContext<TicketsDeps>) {
+    const assignee =
+      typeof input.assignee === 'string' ? resolveUser(input.assignee, ctx.user) : input.assignee;
+    const { ticket, changed, parents } = updateTicket(ctx.deps.db, { ...input, assignee }, ctx.user);
+    if (changed.length > 0)
+      ctx.changed(...ticketUris(ticket.key), ...parents.map((key) => `tickets://${key}`));
+    return { key: ticket.key, version: ticket.version, updated_at: ticket.updated_at, changed };
+  },
+});

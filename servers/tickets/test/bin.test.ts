@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { callOk, promptText, readText, spawnServer } from '@shipyard/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import pkg from '../package.json' with { type: 'json' };
+import { bin } from './helpers.js';
+
+let dataDir: string;
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-'));
+});
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+it('the built bin serves tools, resources and prompts over stdio on its SQLite file', async () => {
+  const client = await spawnServer(bin, ['--data-dir', dataDir, '--user', 'ana']);
+  try {
+    expect(client.getServerVersion()).toMatchObject({ name: 'shipyard-tickets', version: pkg.version });
+    expect((await client.listTools()).tools).toHaveLength(11);
+    await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
+    const created = await callOk<{ key: string }>(client, 'create_ticket', {
+      project: 'SHIP',
+      title: 'Crash when saving a draft',
+      type: 'bug',
+      priority: 'urgent',
+      assignee: 'me',
+    });
+    expect(created.key).toBe('SHIP-1');
+    const found = await callOk<{ total: number; items: { key: string; assignee: string }[] }>(
+      client,
+      'search_tickets',
+      { query: 'saving drafts', assignee: 'me' },
+    );
+    expect(found).toMatchObject({ total: 1, items: [{ key: 'SHIP-1', assignee: 'ana' }] });
+    expect(await readText(client, 'tickets://SHIP-1')).toContain('Crash when saving a draft');
+    expect(await readText(client, 'tickets://projects/SHIP')).toContain('SHIP-1');
+    expect(await promptText(client, 'triage-ticket', { key: 'SHIP-1' })).toContain('`find_similar_tickets`');
+  } finally {
+    await client.close();
+  }
+});
+
+it('lists only read-only tools with --read-only', async () => {
+  const client = await spawnServer(bin, ['--data-dir', dataDir, '--read-only']);
+  try {
+    const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
+    expect(names).toEqual(['find_similar_tickets', 'get_ticket', 'list_projects', 'search_tickets']);
+  } finally {
+    await client.close();
+  }
+});

@@ -1,0 +1,67 @@
+import { toolsListSize } from '@shipyard/core/lint';
+import { assertContract, callOk, snapshotToolSchemas } from '@shipyard/testing';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { connectTickets, seedProject, seedTicket, type TicketOut, type TicketsClient } from './helpers.js';
+
+let client: TicketsClient;
+let definition: Awaited<ReturnType<typeof connectTickets>>['definition'];
+
+beforeEach(async () => {
+  ({ client, definition } = await connectTickets());
+});
+afterEach(async () => {
+  await client.close();
+});
+
+it('offers exactly its tools, resources and prompts, and lints clean', async () => {
+  await assertContract(client, definition, {
+    tools: [
+      'create_project',
+      'list_projects',
+      'create_ticket',
+      'get_ticket',
+      'update_ticket',
+      'transition_ticket',
+      'add_ticket_comment',
+      'link_tickets',
+      'unlink_tickets',
+      'search_tickets',
+      'find_similar_tickets',
+    ],
+    resources: [
+      'tickets://projects',
+      'tickets://projects/{project}',
+      'tickets://{key}/history',
+      'tickets://{key}',
+    ],
+    prompts: ['triage-ticket', 'break-down-ticket', 'release-notes', 'project-status'],
+  });
+});
+
+it('keeps tools/list under 3,500 tokens (chars/4), measured on the real answer', async () => {
+  const listed = JSON.stringify(await client.listTools());
+  expect(Math.ceil(listed.length / 4)).toBeLessThan(3_500);
+  expect(toolsListSize(definition).chars).toBe(listed.length);
+});
+
+it('keeps its tool schemas stable', async () => {
+  expect(await snapshotToolSchemas(client)).toMatchSnapshot();
+});
+
+it('creates tickets with gap-free keys, normalised labels, "me" and the configured reporter', async () => {
+  await seedProject(client);
+  expect((await seedTicket(client, { title: 'First', labels: ['UI', 'ui'], assignee: 'me' })).key).toBe(
+    'SHIP-1',
+  );
+  expect((await seedTicket(client, { title: 'Second', parent: 'SHIP-1' })).key).toBe('SHIP-2');
+  const first = await callOk<TicketOut>(client, 'get_ticket', { key: 'SHIP-1', include: [] });
+  expect(first).toMatchObject({
+    labels: ['ui'],
+    assignee: 'ana',
+    reporter: 'ana',
+    status: 'backlog',
+    version: 1,
+  });
+  const second = await callOk<TicketOut>(client, 'get_ticket', { key: 'ship-2', include: [] });
+  expect(second).toMatchObject({ parent: 'SHIP-1', type: 'task', priority: 'none' });
+});

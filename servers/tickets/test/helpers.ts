@@ -1,0 +1,47 @@
+import { fileURLToPath } from 'node:url';
+import { type ConnectOptions, callOk, connect } from '@shipyard/testing';
+import { openTicketsDatabase } from '../src/db/open.js';
+import { createTicketsServer } from '../src/server.js';
+
+export const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
+export const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+
+/** A fresh in-memory tickets server and a real MCP client connected to it (user "ana" unless given). */
+export async function connectTickets(options: ConnectOptions = {}) {
+  const database = openTicketsDatabase(':memory:', migrations);
+  const definition = createTicketsServer({ db: database.db, close: () => database.close() });
+  const client = await connect(definition, { user: 'ana', ...options });
+  return { client, definition, database };
+}
+
+export type TicketsClient = Awaited<ReturnType<typeof connectTickets>>['client'];
+
+export interface TicketOut {
+  key: string;
+  title: string;
+  type: string;
+  status: string;
+  priority: string;
+  assignee: string | null;
+  labels: string[];
+  updated_at: string;
+  project: string;
+  description: string;
+  reporter: string | null;
+  estimate: number | null;
+  due_date: string | null;
+  parent: string | null;
+  resolution: string | null;
+  version: number;
+  created_at: string;
+}
+
+/** Create a project (default SHIP) through the client. */
+export async function seedProject(client: TicketsClient, key = 'SHIP', name = 'Shipyard') {
+  return callOk(client, 'create_project', { key, name });
+}
+
+/** Create a ticket through the client; returns it. */
+export async function seedTicket(client: TicketsClient, args: Record<string, unknown>): Promise<TicketOut> {
+  return callOk<TicketOut>(client, 'create_ticket', { project: 'SHIP', ...args });
+}

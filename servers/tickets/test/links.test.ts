@@ -1,0 +1,329 @@
+import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } from '@shipyard/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { history, links } from '../src/db/schema.js';
+import linkTickets from '../src/tools/link_tickets.js';
+import unlinkTickets from '../src/tools/unlink_tickets.js';
+import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
+
+interface LinkOut {
+  created?: boolean;
+  links: Partial<Record<'blocks' | 'blocked_by' | 'duplicates' | 'duplicated_by' | 'relates', string[]>>;
+}
+
+let client: TicketsClient;
+let database: Awaited<ReturnType<typeof connectTickets>>['database'];
+
+const link = (key: string, type: string, target: string) =>
+  callOk<LinkOut>(client, 'link_tickets', { key, type, target });
+const unlink = (key: string, type: string, target: string) =>
+  callOk<LinkOut>(client, 'unlink_tickets', { key, type, target });
+const rows = () =>
+  database.db
+    .select({ source: links.sourceId, type: links.type, target: links.targetId, by: links.createdBy })
+    .from(links)
+    .all();
+
+beforeEach(async () => {
+  ({ client, database } = await connectTickets());
+  await seedProject(client);
+  for (const title of ['Login page', 'Auth API', 'Session store', 'Docs'])
+    await seedTicket(client, { title });
+});
+afterEach(async () => client.close());
+
+describe('link_tickets', () => {
+  it('links with blocks and returns the links grouped by direction', async () => {
+    const out = await link('SHIP-1', 'blocks', 'SHIP-2');
+    expect(out).toEqual({ created: true, links: { blocks: ['SHIP-2'] } });
+    expect(rows()).toEqual([{ source: 1, type: 'blocks', target: 2, by: 'ana' }]);
+  });
+
+  it('stores blocked_by as the canonical blocks row, readable from both tickets', async () => {
+    const out = await link('SHIP-1', 'blocked_by', 'SHIP-2');
+    expect(out.links.blocked_by).toEqual(['SHIP-2']);
+    expect(rows()).toEqual([{ source: 2, type: 'blocks', target: 1, by: 'ana' }]);
+    expect(await readText(client, 'tickets://SHIP-2')).toContain('- blocks: SHIP-1 "Login page" (backlog)');
+    expect(await readText(client, 'tickets://SHIP-1')).toContain('- blocked_by: SHIP-2 "Auth API" (backlog)');
+  });
+
+  it('stores duplicated_by as duplicates from the other side', async () => {
+    const out = await link('SHIP-1', 'duplicated_by', 'SHIP-3');
+    expect(out.links.duplicated_by).toEqual(['SHIP-3']);
+    expect(rows()).toEqual([{ source: 3, type: 'duplicates', target: 1, by: 'ana' }]);
+    expect(await readText(client, 'tickets://SHIP-3')).toContain('- duplicates: SHIP-1');
+  });
+
+  it('stores relates once, lower id first, whichever side names it', async () => {
+    const out = await link('SHIP-3', 'relates', 'SHIP-1');
+    expect(out.links.relates).toEqual(['SHIP-1']);
+    expect(rows()).toEqual([{ source: 1, type: 'relates', target: 3, by: 'ana' }]);
+    const again = await link('SHIP-1', 'relates', 'SHIP-3');
+    expect(again.created).toBe(false);
+    expect(rows()).toHaveLength(1);
+  });
+
+  it('is idempotent: the same link in either spelling answers created false and changes nothing', async () => {
+    await link('SHIP-1', 'blocks', 'SHIP-2');
+    const historyBefore = database.db.select().from(history).all().length;
+    const same = await link('SHIP-1', 'blocks', 'SHIP-2');
+    const reverse = await link('SHIP-2', 'blocked_by', 'SHIP-1');
+    expect(same.created).toBe(false);
+    expect(reverse.created).toBe(false);
+    expect(reverse.links.blocked_by).toEqual(['SHIP-1']);
+    expect(rows()).toHaveLength(1);
+    expect(database.db.select().from(history).all()).toHaveLength(historyBefore);
+  });
+
+  it('keeps several link types between the same tickets apart, ordered by key', async () => {
+    await link('SHIP-1', 'blocks', 'SHIP-4');
+    await link('SHIP-1', 'blocks', 'SHIP-2');
+    await link('SHIP-3', 'blocks', 'SHIP-1');
+    const out = await link('SHIP-1', 'relates', 'SHIP-2');
+    expect(out.links).toEqual({ blocks: ['SHIP-2', 'SHIP-4'], blocked_by: ['SHIP-3'], relates: ['SHIP-2'] });
+  });
+
+  it('accepts lower-case keys and answers with canonical ones', async () => {
+    const out = await link('ship-1', 'relates', ' ship-2 ');
+    expect(out.links).toEqual({ relates: ['SHIP-2'] });
+  });
+
+  it('links across projects', async () => {
+    await seedProject(client, 'OPS', 'Operations');
+    await callOk(client, 'create_ticket', { project: 'OPS', title: 'Deploy' });
+    const out = await link('OPS-1', 'blocked_by', 'SHIP-2');
+    expect(out.links.blocked_by).toEqual(['SHIP-2']);
+    expect(await readText(client, 'tickets://SHIP-2')).toContain('- blocks: OPS-1 "Deploy"');
+  });
+
+  it('records history on both tickets and moves updated_at, not version', async () => {
+    await link('SHIP-1', 'blocked_by', 'SHIP-2');
+    const entries = database.db
+      .select()
+      .from(history)
+      .all()
+      .filter((h) => h.field === 'link');
+    expect(entries.map((h) => [h.ticketId, h.oldValue, h.newValue, h.changedBy])).toEqual([
+      [1, null, 'blocked_by SHIP-2', 'ana'],
+      [2, null, 'blocks SHIP-1', 'ana'],
+    ]);
+    const text = await readText(client, 'tickets://SHIP-2');
+    expect(text).toContain('- version: 1');
+  });
+
+  it('refuses a self-link', async () => {
+    const error = await callError(
+      client,
+      'link_tickets',
+      { key: 'SHIP-1', type: 'relates', target: 'ship-1' },
+      'invalid_input',
+    );
+    expect(error.message).toMatch(/itself/);
+  });
+
+  it('answers not_found for an unknown ticket on either side, invalid_input for a malformed key', async () => {
+    const unknownTarget = await callError(
+      client,
+      'link_tickets',
+      { key: 'SHIP-1', type: 'blocks', target: 'SHIP-99' },
+      'not_found',
+    );
+    expect(unknownTarget.message).toContain('SHIP-99');
+    expect(unknownTarget.hint).toMatch(/search_tickets/);
+    await callError(client, 'link_tickets', { key: 'NOPE-1', type: 'blocks', target: 'SHIP-1' }, 'not_found');
+    await callError(
+      client,
+      'link_tickets',
+      { key: 'SHIP-1', type: 'blocks', target: 'not a key' },
+      'invalid_input',
+    );
+    await callError(
+      client,
+      'link_tickets',
+      { key: 'SHIP-1', type: 'parent_of', target: 'SHIP-2' },
+      'invalid_input',
+    );
+    expect(rows()).toEqual([]);
+  });
+
+  it('refuses a two-ticket blocks cycle, in either spelling', async () => {
+    await link('SHIP-1', 'blocks', 'SHIP-2');
+    const direct = await callError(
+      client,
+      'link_tickets',
+      { key: 'SHIP-2', type: 'blocks', target: 'SHIP-1' },
+      'invalid_input',
+    );
+    expect(direct.message).toContain('cycle');
+    expect(direct.message).toContain('SHIP-1 blocks SHIP-2 blocks SHIP-1');
+    expect(direct.hint).toMatch(/unlink_tickets/);
+    await callError(
+      client,
+      'link_tickets',
+      { key: 'SHIP-1', type: 'blocked_by', target: 'SHIP-2' },
+      'invalid_input',
+    );
+    expect(rows()).toHaveLength(1);
+  });
+
+  it('refuses a three-ticket blocks cycle and names it', async () => {
+    await link('SHIP-1', 'blocks', 'SHIP-2');
+    await link('SHIP-3', 'blocked_by', 'SHIP-2');
+    const error = await callError(
+      client,
+      'link_tickets',
+      { key: 'SHIP-3', type: 'blocks', target: 'SHIP-1' },
+      'invalid_input',
+    );
+    expect(error.message).toContain('SHIP-1 blocks SHIP-2 blocks SHIP-3 blocks SHIP-1');
+    // A diamond is not a cycle.
+    await link('SHIP-1', 'blocks', 'SHIP-3');
+    await link('SHIP-4', 'blocked_by', 'SHIP-3');
+    await link('SHIP-2', 'blocks', 'SHIP-4');
+    expect(rows()).toHaveLength(5);
+  });
+
+  it('refuses a cycle of duplicates too, but not one mixing other types', async () => {
+    await link('SHIP-1', 'duplicates', 'SHIP-2');
+    await callError(
+      client,
+      'link_tickets',
+      { key: 'SHIP-1', type: 'duplicated_by', target: 'SHIP-2' },
+      'invalid_input',
+    );
+    await link('SHIP-2', 'blocks', 'SHIP-1');
+    await link('SHIP-2', 'relates', 'SHIP-1');
+    expect(rows()).toHaveLength(3);
+  });
+
+  it('notifies subscribers of both tickets', async () => {
+    const updates = watchResourceUpdates(client);
+    await client.subscribeResource({ uri: 'tickets://SHIP-2' });
+    await client.subscribeResource({ uri: 'tickets://SHIP-1/history' });
+    await link('SHIP-1', 'blocks', 'SHIP-2');
+    await expect
+      .poll(() => updates)
+      .toEqual(expect.arrayContaining(['tickets://SHIP-2', 'tickets://SHIP-1/history']));
+  });
+
+  it('copes with bad input', async () => {
+    const summary = await checkBadInputs(client, 'link_tickets', linkTickets.input, {
+      key: 'SHIP-1',
+      type: 'relates',
+      target: 'SHIP-2',
+    });
+    expect(summary.rejected).toBeGreaterThan(0);
+  });
+});
+
+describe('unlink_tickets', () => {
+  it('removes a link named from the other side and records history on both tickets', async () => {
+    await link('SHIP-1', 'blocks', 'SHIP-2');
+    await link('SHIP-1', 'relates', 'SHIP-3');
+    const out = await unlink('SHIP-2', 'blocked_by', 'SHIP-1');
+    expect(out).toEqual({ links: {} });
+    expect(rows()).toEqual([{ source: 1, type: 'relates', target: 3, by: 'ana' }]);
+    const removed = database.db
+      .select()
+      .from(history)
+      .all()
+      .filter((h) => h.field === 'link' && h.newValue === null);
+    expect(removed.map((h) => [h.ticketId, h.oldValue])).toEqual([
+      [2, 'blocked_by SHIP-1'],
+      [1, 'blocks SHIP-2'],
+    ]);
+    expect(await readText(client, 'tickets://SHIP-1')).not.toContain('blocks: SHIP-2');
+  });
+
+  it('removes relates and duplicates in either spelling', async () => {
+    await link('SHIP-1', 'relates', 'SHIP-3');
+    await link('SHIP-4', 'duplicates', 'SHIP-1');
+    await unlink('SHIP-3', 'relates', 'SHIP-1');
+    const out = await unlink('SHIP-1', 'duplicated_by', 'SHIP-4');
+    expect(out.links).toEqual({});
+    expect(rows()).toEqual([]);
+  });
+
+  it('answers not_found for a link that does not exist, or not in that direction', async () => {
+    const missing = await callError(
+      client,
+      'unlink_tickets',
+      { key: 'SHIP-1', type: 'blocks', target: 'SHIP-2' },
+      'not_found',
+    );
+    expect(missing.message).toContain('SHIP-1 has no blocks link to SHIP-2');
+    expect(missing.hint).toMatch(/get_ticket/);
+    await link('SHIP-1', 'blocks', 'SHIP-2');
+    await callError(
+      client,
+      'unlink_tickets',
+      { key: 'SHIP-1', type: 'blocked_by', target: 'SHIP-2' },
+      'not_found',
+    );
+    await callError(
+      client,
+      'unlink_tickets',
+      { key: 'SHIP-1', type: 'relates', target: 'SHIP-2' },
+      'not_found',
+    );
+    await callError(
+      client,
+      'unlink_tickets',
+      { key: 'SHIP-1', type: 'blocks', target: 'SHIP-77' },
+      'not_found',
+    );
+    await callError(
+      client,
+      'unlink_tickets',
+      { key: 'SHIP-1', type: 'blocks', target: 'SHIP-1' },
+      'invalid_input',
+    );
+    expect(rows()).toHaveLength(1);
+  });
+
+  it('a second unlink answers not_found and changes nothing', async () => {
+    await link('SHIP-1', 'blocks', 'SHIP-2');
+    await unlink('SHIP-1', 'blocks', 'SHIP-2');
+    await callError(
+      client,
+      'unlink_tickets',
+      { key: 'SHIP-1', type: 'blocks', target: 'SHIP-2' },
+      'not_found',
+    );
+  });
+
+  it('unblocks a cycle: after unlinking, the reverse link is allowed', async () => {
+    await link('SHIP-1', 'blocks', 'SHIP-2');
+    await unlink('SHIP-1', 'blocks', 'SHIP-2');
+    expect((await link('SHIP-2', 'blocks', 'SHIP-1')).created).toBe(true);
+  });
+
+  it('copes with bad input', async () => {
+    await link('SHIP-1', 'relates', 'SHIP-2');
+    const summary = await checkBadInputs(client, 'unlink_tickets', unlinkTickets.input, {
+      key: 'SHIP-3',
+      type: 'relates',
+      target: 'SHIP-4',
+    });
+    expect(summary.rejected).toBeGreaterThan(0);
+  });
+});
+
+describe('long chains', () => {
+  it('finds a cycle through a long chain and names it by its ends', async () => {
+    for (let i = 5; i <= 30; i++) await seedTicket(client, { title: `Step ${i}` });
+    for (let i = 1; i < 30; i++) await link(`SHIP-${i}`, 'blocks', `SHIP-${i + 1}`);
+    const error = await callError(
+      client,
+      'link_tickets',
+      { key: 'SHIP-30', type: 'blocks', target: 'SHIP-1' },
+      'invalid_input',
+    );
+    expect(error.message).toContain(
+      'SHIP-1 blocks SHIP-2 blocks SHIP-3 blocks SHIP-4 blocks SHIP-5 blocks SHIP-6 blocks …',
+    );
+    expect(error.message).toContain(
+      '… blocks SHIP-27 blocks SHIP-28 blocks SHIP-29 blocks SHIP-30 blocks SHIP-1',
+    );
+    expect((await link('SHIP-1', 'blocks', 'SHIP-30')).created).toBe(true);
+  });
+});

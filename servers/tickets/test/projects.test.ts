@@ -1,0 +1,68 @@
+import { callOk, checkBadInputs } from '@shipyard/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import listProjects from '../src/tools/list_projects.js';
+import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
+
+interface Listed {
+  projects: { key: string; name: string; description: string; open: number; total: number }[];
+}
+
+let client: TicketsClient;
+afterEach(async () => client?.close());
+
+describe('list_projects', () => {
+  it('answers an empty list before any project exists', async () => {
+    ({ client } = await connectTickets());
+    expect(await callOk<Listed>(client, 'list_projects')).toEqual({ projects: [] });
+  });
+
+  it('lists every project by key with open and total ticket counts', async () => {
+    ({ client } = await connectTickets());
+    await callOk(client, 'create_project', {
+      key: 'WEB',
+      name: 'Website',
+      description: 'The marketing site',
+    });
+    await seedProject(client, 'SHIP', 'Shipyard');
+    await seedProject(client, 'API', 'Public API');
+    for (let i = 1; i <= 4; i++) await seedTicket(client, { title: `Ship ${i}` });
+    await seedTicket(client, { project: 'WEB', title: 'Hero image' });
+    await callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'cancelled' });
+    await callOk(client, 'transition_ticket', { key: 'SHIP-2', status: 'todo' });
+    for (const status of ['in_progress', 'in_review', 'done']) {
+      await callOk(client, 'transition_ticket', { key: 'SHIP-2', status });
+    }
+    await callOk(client, 'transition_ticket', { key: 'SHIP-3', status: 'todo' });
+
+    const { projects } = await callOk<Listed>(client, 'list_projects');
+    expect(projects).toEqual([
+      { key: 'API', name: 'Public API', description: '', open: 0, total: 0 },
+      { key: 'SHIP', name: 'Shipyard', description: '', open: 2, total: 4 },
+      { key: 'WEB', name: 'Website', description: 'The marketing site', open: 1, total: 1 },
+    ]);
+
+    // Reopening counts the ticket as open again.
+    await callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'todo' });
+    const again = await callOk<Listed>(client, 'list_projects');
+    expect(again.projects.find((p) => p.key === 'SHIP')).toMatchObject({ open: 3, total: 4 });
+  });
+
+  it('is available in read-only mode, read-only and idempotent', async () => {
+    ({ client } = await connectTickets({ readOnly: true }));
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === 'list_projects');
+    expect(tool?.annotations).toEqual({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(await callOk<Listed>(client, 'list_projects')).toEqual({ projects: [] });
+  });
+
+  it('copes with bad input (it takes no arguments)', async () => {
+    ({ client } = await connectTickets());
+    const summary = await checkBadInputs(client, 'list_projects', listProjects.input, {});
+    expect(summary.rejected).toBe(1);
+  });
+});

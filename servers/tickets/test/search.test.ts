@@ -1,0 +1,439 @@
+import { charsToTokens, lintServer, toolListing } from '@shipyard/core/lint';
+import { badValues, callError, callOk, checkBadInputs } from '@shipyard/testing';
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import findSimilar from '../src/tools/find_similar_tickets.js';
+import searchTicketsTool from '../src/tools/search_tickets.js';
+import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
+
+interface Item {
+  key: string;
+  title: string;
+  status: string;
+  priority: string;
+  assignee: string | null;
+  labels: string[];
+  updated_at: string;
+  description?: string;
+  description_truncated?: boolean;
+  [field: string]: unknown;
+}
+interface Page {
+  items: Item[];
+  next_cursor: string | null;
+  total: number;
+}
+
+let client: TicketsClient;
+let database: Awaited<ReturnType<typeof connectTickets>>['database'];
+let definition: Awaited<ReturnType<typeof connectTickets>>['definition'];
+
+const search = (args: Record<string, unknown> = {}) => callOk<Page>(client, 'search_tickets', args);
+const keys = async (args: Record<string, unknown> = {}) => (await search(args)).items.map((item) => item.key);
+
+/** Set columns the tools do not let us set directly (status without transitions, timestamps). */
+function setRow(key: string, set: { status?: string; updated_at?: string; created_at?: string }) {
+  if (set.status) database.db.run(sql`UPDATE tickets SET status = ${set.status} WHERE key = ${key}`);
+  if (set.updated_at)
+    database.db.run(sql`UPDATE tickets SET updated_at = ${set.updated_at} WHERE key = ${key}`);
+  if (set.created_at)
+    database.db.run(sql`UPDATE tickets SET created_at = ${set.created_at} WHERE key = ${key}`);
+}
+
+beforeEach(async () => {
+  ({ client, database, definition } = await connectTickets());
+  await seedProject(client);
+});
+afterEach(async () => client?.close());
+
+describe('text search', () => {
+  it('ranks a title match above a description-only match', async () => {
+    await seedTicket(client, {
+      title: 'Update the docs',
+      description: 'The crash on login is mentioned here',
+    });
+    await seedTicket(client, { title: 'Crash on login', description: 'Steps to reproduce' });
+    await seedTicket(client, { title: 'Unrelated work', description: 'Nothing to see' });
+    const page = await search({ query: 'crash' });
+    expect(page.items.map((item) => item.key)).toEqual(['SHIP-2', 'SHIP-1']);
+    expect(page.total).toBe(2);
+    expect(page.next_cursor).toBeNull();
+  });
+
+  it('needs every word, matches stems, and takes a trailing * as a prefix', async () => {
+    await seedTicket(client, { title: 'App crashes when saving files' });
+    await seedTicket(client, { title: 'Saving is slow' });
+    await seedTicket(client, { title: 'Authentication timeout' });
+    expect(await keys({ query: 'crash saving' })).toEqual(['SHIP-1']);
+    expect(await keys({ query: 'CRASHED' })).toEqual(['SHIP-1']);
+    expect(await keys({ query: 'auth' })).toEqual([]);
+    expect(await keys({ query: 'auth*' })).toEqual(['SHIP-3']);
+  });
+
+  it('searches accented and non-Latin words', async () => {
+    await seedTicket(client, { title: 'Café menu broken' });
+    await seedTicket(client, { title: 'Übersetzung fehlt für 東京' });
+    expect(await keys({ query: 'cafe' })).toEqual(['SHIP-1']);
+    expect(await keys({ query: 'übersetzung' })).toEqual(['SHIP-2']);
+  });
+
+  it('searches FTS and SQL syntax as plain words and never fails on it', async () => {
+    await seedTicket(client, { title: 'foo and bar' });
+    await seedTicket(client, { title: 'title x near a b' });
+    await seedTicket(client, { title: 'a or b' });
+    for (const query of [
+      'foo AND (',
+      '"unbalanced',
+      '*',
+      'NEAR(a b)',
+      'title:x',
+      '-foo',
+      'a OR b',
+      ...badValues,
+    ]) {
+      if (query.length > 500) continue;
+      await search({ query });
+    }
+    expect(await keys({ query: 'foo AND (' })).toEqual(['SHIP-1']);
+    expect(await keys({ query: '-foo' })).toEqual(['SHIP-1']);
+    expect(await keys({ query: 'title:x' })).toEqual(['SHIP-2']);
+    expect((await keys({ query: 'NEAR(a b)' })).sort()).toEqual(['SHIP-2']);
+    // "or" is a word here, not an operator: only the ticket with a, or and b matches.
+    expect(await keys({ query: 'a OR b' })).toEqual(['SHIP-3']);
+    // No words left: a plain listing.
+    expect((await search({ query: '*' })).total).toBe(3);
+    expect((await search({ query: '"; DROP TABLE tickets; --' })).total).toBe(0);
+    expect((await search()).total).toBe(3);
+  });
+
+  it('uses only the first 16 words', async () => {
+    const sixteen = Array.from({ length: 16 }, (_, i) => `w${i}`).join(' ');
+    await seedTicket(client, { title: sixteen });
+    expect(await keys({ query: `${sixteen} notthere` })).toEqual(['SHIP-1']);
+    expect(await keys({ query: `notthere ${sixteen}` })).toEqual([]);
+  });
+});
+
+describe('filters', () => {
+  beforeEach(async () => {
+    await seedProject(client, 'WEB', 'Website');
+    await seedTicket(client, {
+      title: 'Login crash',
+      priority: 'high',
+      type: 'bug',
+      assignee: 'me',
+      labels: ['Auth'],
+    });
+    await seedTicket(client, {
+      title: 'Login page copy',
+      priority: 'low',
+      assignee: 'bo',
+      labels: ['ui', 'auth'],
+    });
+    await seedTicket(client, {
+      title: 'Login metrics',
+      priority: 'urgent',
+      type: 'feature',
+      parent: 'SHIP-1',
+    });
+    await seedTicket(client, {
+      project: 'WEB',
+      title: 'Login button colour',
+      priority: 'high',
+      labels: ['ui'],
+    });
+    setRow('SHIP-2', { status: 'in_progress' });
+    setRow('SHIP-3', { status: 'done' });
+  });
+
+  it('by project, and an unknown project is not_found', async () => {
+    expect((await keys({ project: 'WEB' })).sort()).toEqual(['WEB-1']);
+    expect((await keys({ query: 'login', project: 'SHIP' })).sort()).toEqual(['SHIP-1', 'SHIP-2', 'SHIP-3']);
+    const error = await callError(client, 'search_tickets', { project: 'NOPE' }, 'not_found');
+    expect(error.hint).toContain('list_projects');
+  });
+
+  it('by status and priority lists, and type', async () => {
+    expect((await keys({ status: ['backlog'] })).sort()).toEqual(['SHIP-1', 'WEB-1']);
+    expect((await keys({ status: ['in_progress', 'done'] })).sort()).toEqual(['SHIP-2', 'SHIP-3']);
+    expect((await keys({ priority: ['high'] })).sort()).toEqual(['SHIP-1', 'WEB-1']);
+    expect((await keys({ priority: ['urgent', 'low'] })).sort()).toEqual(['SHIP-2', 'SHIP-3']);
+    expect(await keys({ type: 'feature' })).toEqual(['SHIP-3']);
+    expect((await keys({ query: 'login', status: ['backlog', 'done'], priority: ['high'] })).sort()).toEqual([
+      'SHIP-1',
+      'WEB-1',
+    ]);
+  });
+
+  it('by assignee: a name, "me" and "none"', async () => {
+    expect(await keys({ assignee: 'bo' })).toEqual(['SHIP-2']);
+    expect(await keys({ assignee: 'me' })).toEqual(['SHIP-1']);
+    expect(await keys({ assignee: 'ME' })).toEqual(['SHIP-1']);
+    expect((await keys({ assignee: 'none' })).sort()).toEqual(['SHIP-3', 'WEB-1']);
+    expect(await keys({ assignee: 'nobody-here' })).toEqual([]);
+  });
+
+  it('"me" without a configured user is invalid_input', async () => {
+    const other = await connectTickets({ user: undefined });
+    try {
+      await callError(other.client, 'search_tickets', { assignee: 'me' }, 'invalid_input');
+    } finally {
+      await other.client.close();
+    }
+  });
+
+  it('by label, case-insensitively', async () => {
+    expect((await keys({ label: 'auth' })).sort()).toEqual(['SHIP-1', 'SHIP-2']);
+    expect((await keys({ label: ' UI ' })).sort()).toEqual(['SHIP-2', 'WEB-1']);
+    expect(await keys({ label: 'au' })).toEqual([]);
+  });
+
+  it('by parent; an unknown parent is not_found and a malformed one invalid_input', async () => {
+    expect(await keys({ parent: 'SHIP-1' })).toEqual(['SHIP-3']);
+    expect(await keys({ parent: 'ship-2' })).toEqual([]);
+    await callError(client, 'search_tickets', { parent: 'SHIP-99' }, 'not_found');
+    await callError(client, 'search_tickets', { parent: 'not a key' }, 'invalid_input');
+  });
+
+  it('by updated_since and created_since (dates and datetimes)', async () => {
+    setRow('SHIP-1', { created_at: '2024-01-10T08:00:00.000Z', updated_at: '2024-03-01T12:00:00.000Z' });
+    setRow('SHIP-2', { created_at: '2024-02-10T08:00:00.000Z', updated_at: '2024-02-15T12:00:00.000Z' });
+    setRow('SHIP-3', { created_at: '2023-12-31T23:00:00.000Z', updated_at: '2024-01-01T00:00:00.000Z' });
+    setRow('WEB-1', { created_at: '2023-01-01T00:00:00.000Z', updated_at: '2023-01-01T00:00:00.000Z' });
+    expect(await keys({ updated_since: '2024-02-15' })).toEqual(['SHIP-1', 'SHIP-2']);
+    expect(await keys({ updated_since: '2024-02-15T12:00:01Z' })).toEqual(['SHIP-1']);
+    expect(await keys({ updated_since: '2024-03-01T13:00:00+02:00' })).toEqual(['SHIP-1']);
+    expect((await keys({ created_since: '2024-01-01' })).sort()).toEqual(['SHIP-1', 'SHIP-2']);
+    expect((await keys({ created_since: '2023-12-31T23:00' })).sort()).toEqual([
+      'SHIP-1',
+      'SHIP-2',
+      'SHIP-3',
+    ]);
+    for (const bad of ['yesterday', '2024-02-30', '2024-13-01', '2024-01-01T25:00Z', '']) {
+      await callError(client, 'search_tickets', { updated_since: bad }, 'invalid_input');
+    }
+  });
+});
+
+describe('sorting', () => {
+  beforeEach(async () => {
+    await seedTicket(client, { title: 'Export crash', description: 'crash crash crash', priority: 'low' });
+    await seedTicket(client, { title: 'Import', description: 'a crash sometimes', priority: 'urgent' });
+    await seedTicket(client, { title: 'Sync crash', priority: 'medium' });
+    setRow('SHIP-1', { created_at: '2024-01-01T00:00:00.000Z', updated_at: '2024-01-05T00:00:00.000Z' });
+    setRow('SHIP-2', { created_at: '2024-01-02T00:00:00.000Z', updated_at: '2024-01-09T00:00:00.000Z' });
+    setRow('SHIP-3', { created_at: '2024-01-03T00:00:00.000Z', updated_at: '2024-01-04T00:00:00.000Z' });
+  });
+
+  it('defaults to relevance with a query and to updated without', async () => {
+    expect((await keys({ query: 'crash' })).at(-1)).toBe('SHIP-2');
+    expect(await keys({ query: 'crash' })).toEqual(await keys({ query: 'crash', sort: 'relevance' }));
+    expect(await keys()).toEqual(['SHIP-2', 'SHIP-1', 'SHIP-3']);
+    expect(await keys({ sort: 'relevance' })).toEqual(['SHIP-2', 'SHIP-1', 'SHIP-3']);
+  });
+
+  it('by updated, created and priority', async () => {
+    expect(await keys({ query: 'crash', sort: 'updated' })).toEqual(['SHIP-2', 'SHIP-1', 'SHIP-3']);
+    expect(await keys({ query: 'crash', sort: 'created' })).toEqual(['SHIP-3', 'SHIP-2', 'SHIP-1']);
+    expect(await keys({ sort: 'priority' })).toEqual(['SHIP-2', 'SHIP-3', 'SHIP-1']);
+  });
+});
+
+describe('pages', () => {
+  beforeEach(async () => {
+    for (let i = 1; i <= 23; i++) {
+      await seedTicket(client, { title: `Flaky test number ${i}`, priority: i % 2 ? 'high' : 'low' });
+    }
+    // Same updated_at for several tickets: the order must still be total (id breaks ties).
+    database.db.run(sql`UPDATE tickets SET updated_at = '2024-05-01T00:00:00.000Z' WHERE number % 3 = 0`);
+  });
+
+  for (const args of [
+    {},
+    { query: 'flaky test' },
+    { query: 'flaky', sort: 'priority' },
+    { priority: ['high'] },
+  ]) {
+    it(`walks every page exactly once: ${JSON.stringify(args)}`, async () => {
+      const seen: string[] = [];
+      const totals = new Set<number>();
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = await search({ ...args, limit: 5, ...(cursor ? { cursor } : {}) });
+        seen.push(...page.items.map((item) => item.key));
+        totals.add(page.total);
+        cursor = page.next_cursor ?? undefined;
+        pages++;
+      } while (cursor);
+      const expected = 'priority' in args && !('sort' in args) ? 12 : 23;
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).toHaveLength(expected);
+      expect([...totals]).toEqual([expected]);
+      expect(pages).toBe(Math.ceil(expected / 5));
+    });
+  }
+
+  it('uses 20 per page by default', async () => {
+    const page = await search();
+    expect(page.items).toHaveLength(20);
+    expect(page.total).toBe(23);
+    const rest = await search({ cursor: page.next_cursor });
+    expect(rest.items).toHaveLength(3);
+    expect(rest.total).toBe(23);
+    expect(rest.next_cursor).toBeNull();
+  });
+
+  it('refuses a cursor from another query, and a forged one', async () => {
+    const page = await search({ query: 'flaky', limit: 5 });
+    const cursor = page.next_cursor;
+    expect(cursor).toBeTruthy();
+    await callError(client, 'search_tickets', { query: 'test', limit: 5, cursor }, 'invalid_input');
+    await callError(
+      client,
+      'search_tickets',
+      { query: 'flaky', priority: ['high'], cursor },
+      'invalid_input',
+    );
+    await callError(client, 'search_tickets', { query: 'flaky', sort: 'created', cursor }, 'invalid_input');
+    await callError(client, 'search_tickets', { cursor: 'not-a-cursor' }, 'invalid_input');
+    // The same query with another limit or other fields keeps its cursor.
+    expect((await search({ query: 'flaky', limit: 10, cursor, fields: ['reporter'] })).items).toHaveLength(
+      10,
+    );
+  });
+});
+
+describe('many hits', () => {
+  it('orders and counts a common word the same on every query plan', async () => {
+    const insert = database.sqlite.prepare(
+      `INSERT INTO tickets (project_id, number, key, title, description, type, status, priority, priority_rank,
+         assignee, labels, created_at, updated_at) VALUES (1, ?, ?, ?, '', ?, ?, ?, ?, ?, '[]', ?, ?)`,
+    );
+    const priorities = ['urgent', 'high', 'medium', 'low', 'none'];
+    database.sqlite.transaction(() => {
+      for (let n = 1; n <= 2_500; n++) {
+        const at = (m: number) => new Date(Date.UTC(2024, 0, 1) + ((n * m) % 9_973) * 60_000).toISOString();
+        const p = n % 5;
+        const status = n % 3 ? 'todo' : 'done';
+        const type = n % 2 ? 'bug' : 'task';
+        const assignee = n % 7 ? null : 'bo';
+        insert.run(
+          n,
+          `SHIP-${n}`,
+          `Common flaky thing ${n}`,
+          type,
+          status,
+          priorities[p],
+          p,
+          assignee,
+          at(7),
+          at(13),
+        );
+      }
+    })();
+    const expected = (where: string, order: string) =>
+      database.sqlite
+        .prepare(`SELECT key FROM tickets WHERE ${where} ORDER BY ${order} LIMIT 20`)
+        .pluck()
+        .all() as string[];
+    const all = "title LIKE '%common%'";
+    const high = `${all} AND priority = 'high' AND status = 'todo'`;
+    const orders = {
+      updated: 'updated_at DESC, id DESC',
+      created: 'created_at DESC, id DESC',
+      priority: 'priority_rank, updated_at DESC, id DESC',
+    };
+    for (const [sort, order] of Object.entries(orders)) {
+      const page = await search({ query: 'common', sort });
+      expect(page.total).toBe(2_500);
+      expect(page.items.map((item) => item.key)).toEqual(expected(all, order));
+      const filtered = await search({ query: 'common', sort, priority: ['high'], status: ['todo'] });
+      expect(filtered.total).toBe(333);
+      expect(filtered.items.map((item) => item.key)).toEqual(expected(high, order));
+    }
+    const relevance = await search({
+      query: 'common flaky',
+      priority: ['high'],
+      status: ['todo'],
+      limit: 100,
+    });
+    expect(relevance.total).toBe(333);
+    expect(relevance.items).toHaveLength(100);
+    // Listings without words take other plans (sort index walk, index intersection, narrow index first).
+    const listings: [Record<string, unknown>, string][] = [
+      [{}, '1'],
+      [{ priority: ['high'], status: ['todo'] }, "priority = 'high' AND status = 'todo'"],
+      [
+        { priority: ['high'], status: ['todo'], type: 'bug' },
+        "priority = 'high' AND status = 'todo' AND type = 'bug'",
+      ],
+      [{ assignee: 'bo', status: ['todo'] }, "assignee = 'bo' AND status = 'todo'"],
+      [{ assignee: 'none', priority: ['urgent'] }, "assignee IS NULL AND priority = 'urgent'"],
+    ];
+    for (const [filters, where] of listings) {
+      const count = database.sqlite.prepare(`SELECT count(*) FROM tickets WHERE ${where}`).pluck().get();
+      for (const [sort, order] of Object.entries(orders)) {
+        const page = await search({ ...filters, sort });
+        expect(page.total).toBe(count);
+        expect(page.items.map((item) => item.key)).toEqual(expected(where, order));
+      }
+    }
+  });
+});
+
+describe('what a result holds', () => {
+  it('summaries carry no description unless fields asks; a long one is cut with a flag', async () => {
+    await seedTicket(client, { title: 'Parent epic', description: 'short text' });
+    await seedTicket(client, {
+      title: 'Child task',
+      description: 'é'.repeat(800),
+      parent: 'SHIP-1',
+      estimate: 3,
+      due_date: '2030-01-31',
+      assignee: 'me',
+    });
+    const plain = await search({ query: 'child' });
+    expect(Object.keys(plain.items[0] ?? {}).sort()).toEqual(
+      ['assignee', 'key', 'labels', 'priority', 'status', 'title', 'type', 'updated_at'].sort(),
+    );
+    const full = await search({
+      query: 'child',
+      fields: ['description', 'reporter', 'estimate', 'due_date', 'parent', 'created_at'],
+    });
+    const item = full.items[0];
+    expect(item).toMatchObject({
+      key: 'SHIP-2',
+      description_truncated: true,
+      reporter: 'ana',
+      estimate: 3,
+      due_date: '2030-01-31',
+      parent: 'SHIP-1',
+    });
+    expect(item?.description).toBe('é'.repeat(500));
+    expect(typeof item?.created_at).toBe('string');
+    const short = await search({ query: 'epic', fields: ['description'] });
+    expect(short.items[0]).toMatchObject({ description: 'short text', description_truncated: false });
+  });
+
+  it('rejects bad input cleanly and keeps serving', async () => {
+    await seedTicket(client, { title: 'Crash on start' });
+    const summary = await checkBadInputs(client, 'search_tickets', searchTicketsTool.input, {
+      query: 'crash',
+    });
+    expect(summary.cases).toBeGreaterThan(50);
+    expect((await search({ query: 'crash' })).total).toBe(1);
+  });
+
+  it('keeps both search listings small and lint-clean', async () => {
+    const findings = (await lintServer(definition)).filter(
+      (f) => f.where.includes('search_tickets') || f.where.includes('find_similar_tickets'),
+    );
+    expect(findings).toEqual([]);
+    // tools/list share (chars/4). search_tickets: ~105 of it is core's pagination fields, ~95 the summary schema.
+    const tokens = (tool: Parameters<typeof toolListing>[0]) =>
+      charsToTokens(JSON.stringify(toolListing(tool)).length);
+    expect(tokens(searchTicketsTool)).toBeLessThanOrEqual(740);
+    expect(tokens(findSimilar)).toBeLessThanOrEqual(320);
+  });
+});

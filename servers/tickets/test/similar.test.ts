@@ -1,0 +1,159 @@
+import { callError, callOk, checkBadInputs } from '@shipyard/testing';
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import findSimilarTool from '../src/tools/find_similar_tickets.js';
+import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
+
+interface Similar {
+  items: { key: string; title: string; status: string; score: number }[];
+}
+
+let client: TicketsClient;
+let database: Awaited<ReturnType<typeof connectTickets>>['database'];
+
+const similar = (args: Record<string, unknown>) => callOk<Similar>(client, 'find_similar_tickets', args);
+const scores = async (args: Record<string, unknown>) =>
+  Object.fromEntries((await similar(args)).items.map((item) => [item.key, item.score]));
+
+beforeEach(async () => {
+  ({ client, database } = await connectTickets());
+  await seedProject(client);
+  await seedProject(client, 'WEB', 'Website');
+  await seedTicket(client, { title: 'Crash when saving a file' });
+  await seedTicket(client, { title: 'App crashes when saving large files' });
+  await seedTicket(client, { title: 'Dark mode for the settings page' });
+  await seedTicket(client, { title: 'Saving preferences is slow' });
+  await seedTicket(client, { title: 'Export to CSV', description: 'The crash report export should be CSV' });
+  await seedTicket(client, { project: 'WEB', title: 'Crash when saving a file' });
+});
+afterEach(async () => client?.close());
+
+it('scores an exact duplicate 1 and puts it first', async () => {
+  const { items } = await similar({ title: 'Crash when saving a file' });
+  expect(items.slice(0, 2).map((item) => [item.key, item.score])).toEqual(
+    expect.arrayContaining([
+      ['SHIP-1', 1],
+      ['WEB-1', 1],
+    ]),
+  );
+  expect(items[2]).toMatchObject({
+    key: 'SHIP-2',
+    title: 'App crashes when saving large files',
+    status: 'backlog',
+  });
+  expect(items[2]?.score).toBeLessThan(1);
+  // Case, punctuation and word forms do not matter.
+  expect((await scores({ title: 'CRASH when saving a file!!' }))['SHIP-1']).toBe(1);
+  expect((await scores({ title: 'crashing while saving files' }))['SHIP-1']).toBe(1);
+});
+
+it('ranks the nearest duplicate first, best score first', async () => {
+  const { items } = await similar({ title: 'The app crashes when I save big files' });
+  expect(items[0]?.key).toBe('SHIP-2');
+  const values = items.map((item) => item.score);
+  expect(values).toEqual([...values].sort((a, b) => b - a));
+  expect(values.every((score) => score >= 0.3 && score <= 1)).toBe(true);
+  expect(values.every((score) => Math.round(score * 100) === score * 100)).toBe(true);
+});
+
+it('leaves unrelated tickets out, even when bm25 finds them', async () => {
+  expect((await similar({ title: 'Upgrade the database driver' })).items).toEqual([]);
+  // "crash" matches the CSV ticket's description, but its title shares no word.
+  const keys = (await similar({ title: 'Crash report' })).items.map((item) => item.key);
+  expect(keys).not.toContain('SHIP-5');
+  expect(keys).not.toContain('SHIP-3');
+  expect((await similar({ title: 'Dark mode' })).items.map((item) => item.key)).toEqual(['SHIP-3']);
+});
+
+it('filters by project, and an unknown project is not_found', async () => {
+  const keys = (await similar({ title: 'Crash when saving a file', project: 'WEB' })).items.map(
+    (item) => item.key,
+  );
+  expect(keys).toEqual(['WEB-1']);
+  const error = await callError(client, 'find_similar_tickets', { title: 'x', project: 'NOPE' }, 'not_found');
+  expect(error.hint).toContain('list_projects');
+});
+
+it('leaves closed tickets out unless include_closed', async () => {
+  database.db.run(sql`UPDATE tickets SET status = 'done' WHERE key = 'SHIP-1'`);
+  database.db.run(sql`UPDATE tickets SET status = 'cancelled' WHERE key = 'WEB-1'`);
+  const open = await scores({ title: 'Crash when saving a file' });
+  expect(open['SHIP-1']).toBeUndefined();
+  expect(open['WEB-1']).toBeUndefined();
+  expect(open['SHIP-2']).toBeGreaterThan(0);
+  const all = await similar({ title: 'Crash when saving a file', include_closed: true });
+  expect(
+    all.items
+      .slice(0, 2)
+      .map((item) => [item.key, item.status])
+      .sort(),
+  ).toEqual([
+    ['SHIP-1', 'done'],
+    ['WEB-1', 'cancelled'],
+  ]);
+});
+
+it('returns 5 by default and at most limit', async () => {
+  for (const name of ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta']) {
+    await seedTicket(client, { title: `Flaky test in module ${name}` });
+  }
+  expect((await similar({ title: 'Flaky test in module' })).items).toHaveLength(5);
+  expect((await similar({ title: 'Flaky test in module', limit: 2 })).items).toHaveLength(2);
+  expect((await similar({ title: 'Flaky test in module', limit: 20 })).items).toHaveLength(7);
+  await callError(client, 'find_similar_tickets', { title: 'Flaky', limit: 21 }, 'invalid_input');
+});
+
+it('lets a description lift a differently worded title', async () => {
+  await seedTicket(client, {
+    title: 'Markdown editor hangs',
+    description: 'Typing fast in the markdown editor freezes the browser tab',
+  });
+  const title = 'Editor freezes';
+  // One title word of three in common: below the threshold on the title alone.
+  expect((await scores({ title }))['SHIP-6']).toBeUndefined();
+  const description = 'When typing, the markdown editor freezes the whole browser tab';
+  expect((await scores({ title, description }))['SHIP-6']).toBeGreaterThanOrEqual(0.3);
+  // A description never lowers an exact title match.
+  expect(
+    (await scores({ title: 'Markdown editor hangs', description: 'unrelated words entirely' }))['SHIP-6'],
+  ).toBe(1);
+});
+
+it('filters among many candidates, in the project asked for', async () => {
+  const insert = database.sqlite.prepare(
+    `INSERT INTO tickets (project_id, number, key, title, type, status, created_at, updated_at)
+     VALUES (1, ?, ?, ?, 'task', ?, '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z')`,
+  );
+  database.sqlite.transaction(() => {
+    for (let n = 100; n < 600; n++)
+      insert.run(n, `SHIP-${n}`, `Login page flaky ${n}`, n % 2 ? 'done' : 'todo');
+  })();
+  await seedTicket(client, { project: 'WEB', title: 'Login page flaky in web' });
+  const open = await similar({ title: 'Login page flaky', limit: 20 });
+  expect(open.items).toHaveLength(20);
+  expect(open.items.every((item) => item.status === 'todo' && item.score === 0.75)).toBe(true);
+  const web = await similar({ title: 'Login page flaky', project: 'WEB' });
+  expect(web.items.map((item) => item.key)).toEqual(['WEB-2']);
+  const closed = await similar({ title: 'Login page flaky 101', include_closed: true });
+  expect(closed.items[0]).toMatchObject({ key: 'SHIP-101', status: 'done', score: 1 });
+});
+
+it('copes with titles of stop words, symbols and FTS syntax', async () => {
+  await seedTicket(client, { title: 'It is what it is' });
+  expect((await similar({ title: 'it is what it is' })).items.map((item) => [item.key, item.score])).toEqual([
+    ['SHIP-6', 1],
+  ]);
+  expect((await similar({ title: '!!! ???' })).items).toEqual([]);
+  for (const title of ['foo AND (', '"unbalanced', '*', 'NEAR(a b)', 'title:x', 'crash OR file', '-crash']) {
+    await similar({ title });
+  }
+  expect((await similar({ title: 'saving OR file' })).items[0]?.key).toBeDefined();
+});
+
+it('rejects bad input cleanly and keeps serving', async () => {
+  const summary = await checkBadInputs(client, 'find_similar_tickets', findSimilarTool.input, {
+    title: 'Crash on save',
+  });
+  expect(summary.cases).toBeGreaterThan(30);
+  expect((await similar({ title: 'Crash when saving a file' })).items.length).toBeGreaterThan(0);
+});

@@ -1,0 +1,663 @@
+import { callError, callOk, checkBadInputs, watchResourceUpdates } from '@shipyard/testing';
+import { asc, eq } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { comments, history, links, tickets } from '../src/db/schema.js';
+import getTicket from '../src/tools/get_ticket.js';
+import transitionTicket from '../src/tools/transition_ticket.js';
+import updateTicket from '../src/tools/update_ticket.js';
+import { connectTickets, seedProject, seedTicket, type TicketOut, type TicketsClient } from './helpers.js';
+
+interface HistoryOut {
+  field: string;
+  old: string | null;
+  new: string | null;
+  by: string | null;
+  at: string;
+}
+interface Linked {
+  key: string;
+  title: string;
+  status: string;
+}
+interface Details extends TicketOut {
+  comments_total: number;
+  history_total: number;
+  comments?: { id: number; author: string | null; body: string; created_at: string }[];
+  links?: Record<string, Linked[]>;
+  history?: HistoryOut[];
+}
+interface Updated {
+  key: string;
+  version: number;
+  updated_at: string;
+  changed: string[];
+}
+interface Moved {
+  key: string;
+  status: string;
+  resolution: string | null;
+  version: number;
+  updated_at: string;
+}
+
+let client: TicketsClient;
+afterEach(async () => client?.close());
+
+/** A connected server with project SHIP and `count` tickets SHIP-1…SHIP-count. */
+async function setup(count = 1, options: Parameters<typeof connectTickets>[0] = {}) {
+  const connected = await connectTickets(options);
+  client = connected.client;
+  await seedProject(client);
+  for (let i = 1; i <= count; i++) await seedTicket(client, { title: `Ticket ${i}` });
+  return connected;
+}
+
+const get = (key: string, include?: string[]) =>
+  callOk<Details>(client, 'get_ticket', { key, ...(include ? { include } : {}) });
+const update = (args: Record<string, unknown>) => callOk<Updated>(client, 'update_ticket', args);
+const move = (args: Record<string, unknown>) => callOk<Moved>(client, 'transition_ticket', args);
+const idOf = (db: Awaited<ReturnType<typeof setup>>['database']['db'], key: string) =>
+  db.select({ id: tickets.id }).from(tickets).where(eq(tickets.key, key)).get()?.id as number;
+
+describe('get_ticket', () => {
+  it('returns every field, comments and links by default, and the counts', async () => {
+    await setup(0);
+    await seedTicket(client, {
+      title: 'Login fails',
+      description: 'Steps:\n1. open',
+      type: 'bug',
+      priority: 'high',
+      assignee: 'me',
+      labels: ['Auth'],
+      estimate: 3,
+      due_date: '2030-01-31',
+    });
+    const ticket = await get('SHIP-1');
+    expect(ticket).toMatchObject({
+      key: 'SHIP-1',
+      project: 'SHIP',
+      title: 'Login fails',
+      description: 'Steps:\n1. open',
+      type: 'bug',
+      status: 'backlog',
+      priority: 'high',
+      assignee: 'ana',
+      reporter: 'ana',
+      labels: ['auth'],
+      estimate: 3,
+      due_date: '2030-01-31',
+      parent: null,
+      resolution: null,
+      version: 1,
+      comments: [],
+      comments_total: 0,
+      links: {},
+      history_total: 1,
+    });
+    expect(ticket).not.toHaveProperty('history');
+    expect(ticket.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(ticket.updated_at).toBe(ticket.created_at);
+  });
+
+  it('accepts a lower-case key and returns only what include asks for', async () => {
+    await setup(1);
+    const bare = await get('ship-1', []);
+    expect(bare.key).toBe('SHIP-1');
+    for (const extra of ['comments', 'links', 'history']) expect(bare).not.toHaveProperty(extra);
+    expect(bare).toMatchObject({ comments_total: 0, history_total: 1 });
+    const withHistory = await get('SHIP-1', ['history']);
+    expect(withHistory.history).toEqual([
+      { field: 'created', old: null, new: 'SHIP-1', by: 'ana', at: withHistory.created_at },
+    ]);
+    expect(withHistory).not.toHaveProperty('comments');
+  });
+
+  it('returns the last 20 comments, newest last, with the count of all', async () => {
+    const { database } = await setup(1);
+    const ticketId = idOf(database.db, 'SHIP-1');
+    database.db
+      .insert(comments)
+      .values(Array.from({ length: 25 }, (_, i) => ({ ticketId, author: 'bo', body: `comment ${i + 1}` })))
+      .run();
+    const ticket = await get('SHIP-1');
+    expect(ticket.comments_total).toBe(25);
+    expect(ticket.comments?.map((c) => c.body)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `comment ${i + 6}`),
+    );
+    expect(ticket.comments?.[0]).toMatchObject({ author: 'bo' });
+  });
+
+  it('returns the last 50 history entries, oldest first, with the total', async () => {
+    await setup(1);
+    for (let i = 1; i <= 60; i++) await update({ key: 'SHIP-1', estimate: i });
+    const ticket = await get('SHIP-1', ['history']);
+    expect(ticket.history_total).toBe(61);
+    expect(ticket.history).toHaveLength(50);
+    expect(ticket.history?.[0]).toMatchObject({ field: 'estimate', old: '10', new: '11' });
+    expect(ticket.history?.at(-1)).toMatchObject({ field: 'estimate', old: '59', new: '60', by: 'ana' });
+    expect(ticket.version).toBe(61);
+  });
+
+  it('groups links by relation from each side (by key), with the other ticket key, title and status', async () => {
+    const { database } = await setup(4);
+    const id = (key: string) => idOf(database.db, key);
+    // Stored once, canonical: blocks and duplicates source -> target, relates with the smaller id first.
+    database.db
+      .insert(links)
+      .values([
+        { sourceId: id('SHIP-1'), type: 'blocks', targetId: id('SHIP-4') },
+        { sourceId: id('SHIP-1'), type: 'blocks', targetId: id('SHIP-2') },
+        { sourceId: id('SHIP-3'), type: 'duplicates', targetId: id('SHIP-1') },
+        { sourceId: id('SHIP-1'), type: 'relates', targetId: id('SHIP-4') },
+        { sourceId: id('SHIP-3'), type: 'blocks', targetId: id('SHIP-1') },
+      ])
+      .run();
+    await move({ key: 'SHIP-2', status: 'todo' });
+    const one = await get('SHIP-1', ['links']);
+    expect(one.links).toEqual({
+      blocks: [
+        { key: 'SHIP-2', title: 'Ticket 2', status: 'todo' },
+        { key: 'SHIP-4', title: 'Ticket 4', status: 'backlog' },
+      ],
+      duplicated_by: [{ key: 'SHIP-3', title: 'Ticket 3', status: 'backlog' }],
+      relates: [{ key: 'SHIP-4', title: 'Ticket 4', status: 'backlog' }],
+      blocked_by: [{ key: 'SHIP-3', title: 'Ticket 3', status: 'backlog' }],
+    });
+    expect((await get('SHIP-2')).links).toEqual({
+      blocked_by: [{ key: 'SHIP-1', title: 'Ticket 1', status: 'backlog' }],
+    });
+    expect((await get('SHIP-3')).links).toEqual({
+      duplicates: [{ key: 'SHIP-1', title: 'Ticket 1', status: 'backlog' }],
+      blocks: [{ key: 'SHIP-1', title: 'Ticket 1', status: 'backlog' }],
+    });
+    expect((await get('SHIP-4')).links).toEqual({
+      blocked_by: [{ key: 'SHIP-1', title: 'Ticket 1', status: 'backlog' }],
+      relates: [{ key: 'SHIP-1', title: 'Ticket 1', status: 'backlog' }],
+    });
+  });
+
+  it('answers not_found for an unknown key with a hint to search, invalid_input for a malformed one', async () => {
+    await setup(1);
+    const missing = await callError(client, 'get_ticket', { key: 'SHIP-99' }, 'not_found');
+    expect(missing.message).toContain('SHIP-99');
+    expect(missing.hint).toContain('search_tickets');
+    await callError(client, 'get_ticket', { key: 'NOPE-1' }, 'not_found');
+    const malformed = await callError(client, 'get_ticket', { key: 'ship 1' }, 'invalid_input');
+    expect(malformed.message).toContain('SHIP-42');
+    await callError(client, 'get_ticket', { key: 'SHIP-0' }, 'invalid_input');
+    await callError(client, 'get_ticket', { key: 'SHIP-1', include: ['attachments'] }, 'invalid_input');
+  });
+
+  it('copes with bad input', async () => {
+    await setup(1);
+    const summary = await checkBadInputs(client, 'get_ticket', getTicket.input, { key: 'SHIP-1' });
+    expect(summary.rejected).toBeGreaterThan(10);
+  });
+});
+
+describe('update_ticket', () => {
+  it('changes the given fields, bumps the version and returns the changed fields', async () => {
+    await setup(1);
+    const before = await get('SHIP-1');
+    const out = await update({
+      key: 'SHIP-1',
+      title: 'Login fails on Safari',
+      description: 'Only **Safari 17**',
+      type: 'bug',
+      priority: 'urgent',
+      assignee: 'me',
+      labels: ['Browser', 'safari', 'SAFARI'],
+      estimate: 2.5,
+      due_date: '2031-02-28',
+    });
+    expect(out).toMatchObject({
+      key: 'SHIP-1',
+      version: 2,
+      changed: ['title', 'description', 'type', 'priority', 'assignee', 'estimate', 'due_date', 'labels'],
+    });
+    expect(out.updated_at >= before.updated_at).toBe(true);
+    const after = await get('SHIP-1');
+    expect(after).toMatchObject({
+      title: 'Login fails on Safari',
+      description: 'Only **Safari 17**',
+      type: 'bug',
+      priority: 'urgent',
+      assignee: 'ana',
+      labels: ['browser', 'safari'],
+      estimate: 2.5,
+      due_date: '2031-02-28',
+      version: 2,
+      updated_at: out.updated_at,
+      created_at: before.created_at,
+    });
+  });
+
+  it('records each changed field in history with old and new value, who and when', async () => {
+    const { database } = await setup(1);
+    await update({ key: 'SHIP-1', priority: 'low', labels: ['a'], estimate: 5 });
+    const out = await update({
+      key: 'SHIP-1',
+      priority: 'high',
+      labels: ['a', 'b'],
+      estimate: null,
+      title: 'Ticket 1',
+    });
+    expect(out.changed).toEqual(['priority', 'estimate', 'labels']);
+    const { history: entries = [] } = await get('SHIP-1', ['history']);
+    expect(entries.slice(-3)).toEqual([
+      { field: 'priority', old: 'low', new: 'high', by: 'ana', at: out.updated_at },
+      { field: 'estimate', old: '5', new: null, by: 'ana', at: out.updated_at },
+      { field: 'labels', old: '["a"]', new: '["a","b"]', by: 'ana', at: out.updated_at },
+    ]);
+    // The priority rank used for sorting follows the priority.
+    expect(database.db.select({ rank: tickets.priorityRank }).from(tickets).get()?.rank).toBe(1);
+  });
+
+  it('keeps the version, updated_at and history when nothing changes', async () => {
+    await setup(1);
+    await update({ key: 'SHIP-1', priority: 'high', labels: ['x'] });
+    const before = await get('SHIP-1', ['history']);
+    const out = await update({
+      key: 'SHIP-1',
+      priority: 'high',
+      labels: ['X'],
+      title: 'Ticket 1',
+      expected_version: 2,
+    });
+    expect(out).toEqual({ key: 'SHIP-1', version: 2, updated_at: before.updated_at, changed: [] });
+    expect(await update({ key: 'SHIP-1' })).toMatchObject({ version: 2, changed: [] });
+    const after = await get('SHIP-1', ['history']);
+    expect(after).toEqual(before);
+  });
+
+  it('clears assignee, estimate, due date and parent with null', async () => {
+    await setup(2);
+    await update({ key: 'SHIP-2', assignee: 'bo', estimate: 1, due_date: '2030-05-01', parent: 'SHIP-1' });
+    expect(await get('SHIP-2', [])).toMatchObject({
+      assignee: 'bo',
+      estimate: 1,
+      due_date: '2030-05-01',
+      parent: 'SHIP-1',
+    });
+    const out = await update({ key: 'SHIP-2', assignee: null, estimate: null, due_date: null, parent: null });
+    expect(out.changed).toEqual(['assignee', 'estimate', 'due_date', 'parent']);
+    expect(await get('SHIP-2', [])).toMatchObject({
+      assignee: null,
+      estimate: null,
+      due_date: null,
+      parent: null,
+    });
+  });
+
+  it('replaces labels, normalised, and records no change when they are the same', async () => {
+    await setup(1);
+    await update({ key: 'SHIP-1', labels: ['ui', 'auth'] });
+    const out = await update({ key: 'SHIP-1', labels: ['Regression', 'UI', 'ui'] });
+    expect(out.changed).toEqual(['labels']);
+    expect((await get('SHIP-1', [])).labels).toEqual(['regression', 'ui']);
+    const same = await update({ key: 'SHIP-1', labels: ['ui', 'REGRESSION'] });
+    expect(same.changed).toEqual([]);
+    await callError(client, 'update_ticket', { key: 'SHIP-1', add_labels: ['x'] }, 'invalid_input');
+  });
+
+  it('refuses a stale expected_version with a conflict naming the current version, changing nothing', async () => {
+    await setup(1);
+    await update({ key: 'SHIP-1', priority: 'high', expected_version: 1 });
+    const error = await callError(
+      client,
+      'update_ticket',
+      { key: 'SHIP-1', title: 'Stale edit', expected_version: 1 },
+      'conflict',
+    );
+    expect(error.message).toContain('version 2');
+    expect(error.hint).toContain('get_ticket');
+    expect(error.hint).toContain('expected_version 2');
+    expect(error.details).toEqual({ current_version: 2 });
+    expect(await get('SHIP-1', [])).toMatchObject({ title: 'Ticket 1', version: 2 });
+    // A stale version is refused even when the update would change nothing.
+    await callError(client, 'update_ticket', { key: 'SHIP-1', expected_version: 1 }, 'conflict');
+    expect(await update({ key: 'SHIP-1', title: 'Fresh edit', expected_version: 2 })).toMatchObject({
+      version: 3,
+    });
+  });
+
+  it('refuses status (that is transition_ticket) and other unknown fields', async () => {
+    await setup(1);
+    const error = await callError(
+      client,
+      'update_ticket',
+      { key: 'SHIP-1', status: 'done' },
+      'invalid_input',
+    );
+    expect(error.message).toContain('`status`');
+    const { tools } = await client.listTools();
+    expect(tools.find((t) => t.name === 'update_ticket')?.description).toContain('transition_ticket');
+  });
+
+  it('sets a parent, also in another project, and refuses itself as parent', async () => {
+    await setup(2);
+    await seedProject(client, 'WEB', 'Website');
+    await seedTicket(client, { project: 'WEB', title: 'Epic' });
+    expect(await update({ key: 'SHIP-2', parent: 'ship-1' })).toMatchObject({ changed: ['parent'] });
+    expect((await get('SHIP-2', [])).parent).toBe('SHIP-1');
+    await update({ key: 'SHIP-2', parent: 'WEB-1' });
+    const moved = await get('SHIP-2', ['history']);
+    expect(moved.parent).toBe('WEB-1');
+    expect(moved.history?.at(-1)).toMatchObject({ field: 'parent', old: 'SHIP-1', new: 'WEB-1' });
+    const self = await callError(
+      client,
+      'update_ticket',
+      { key: 'SHIP-2', parent: 'SHIP-2' },
+      'invalid_input',
+    );
+    expect(self.message).toContain('own parent');
+  });
+
+  it('refuses a parent that would close a cycle, naming it (2 and 3 levels)', async () => {
+    await setup(3);
+    await update({ key: 'SHIP-2', parent: 'SHIP-1' });
+    const two = await callError(
+      client,
+      'update_ticket',
+      { key: 'SHIP-1', parent: 'SHIP-2' },
+      'invalid_input',
+    );
+    expect(two.message).toContain('cycle');
+    expect(two.message).toContain('SHIP-1 -> SHIP-2 -> SHIP-1');
+    expect(two.hint).toContain('SHIP-2');
+
+    await update({ key: 'SHIP-3', parent: 'SHIP-2' });
+    const three = await callError(
+      client,
+      'update_ticket',
+      { key: 'SHIP-1', parent: 'SHIP-3' },
+      'invalid_input',
+    );
+    expect(three.message).toContain('SHIP-1 -> SHIP-3 -> SHIP-2 -> SHIP-1');
+    expect(three.hint).toContain('update_ticket');
+    // Nothing changed, not even the other fields of the refused call.
+    await callError(
+      client,
+      'update_ticket',
+      { key: 'SHIP-1', parent: 'SHIP-3', title: 'Changed' },
+      'invalid_input',
+    );
+    expect(await get('SHIP-1', [])).toMatchObject({ parent: null, title: 'Ticket 1', version: 1 });
+    // A sibling or an ancestor's ancestor is fine.
+    expect(await update({ key: 'SHIP-3', parent: 'SHIP-1' })).toMatchObject({ changed: ['parent'] });
+  });
+
+  it('answers not_found for an unknown ticket or parent, invalid_input for malformed keys', async () => {
+    await setup(1);
+    const missing = await callError(client, 'update_ticket', { key: 'SHIP-7', title: 'x' }, 'not_found');
+    expect(missing.hint).toContain('search_tickets');
+    const parent = await callError(client, 'update_ticket', { key: 'SHIP-1', parent: 'SHIP-7' }, 'not_found');
+    expect(parent.message).toContain('parent SHIP-7');
+    await callError(client, 'update_ticket', { key: 'SHIP_1', title: 'x' }, 'invalid_input');
+    const badParent = await callError(
+      client,
+      'update_ticket',
+      { key: 'SHIP-1', parent: 'seven' },
+      'invalid_input',
+    );
+    expect(badParent.message).toContain('`parent`');
+  });
+
+  it('refuses "me" when the server has no configured user', async () => {
+    const connected = await connectTickets({ user: undefined });
+    client = connected.client;
+    await seedProject(client);
+    await seedTicket(client, { title: 'Nobody' });
+    const error = await callError(
+      client,
+      'update_ticket',
+      { key: 'SHIP-1', assignee: 'me' },
+      'invalid_input',
+    );
+    expect(error.hint).toContain('SHIPYARD_USER');
+    // Changes by an unknown user are still recorded, with by null.
+    await update({ key: 'SHIP-1', assignee: 'bo' });
+    expect((await get('SHIP-1', ['history'])).history?.at(-1)).toMatchObject({ field: 'assignee', by: null });
+  });
+
+  it('notifies subscribers of the ticket and of its old and new parent, not on a no-op', async () => {
+    await setup(3);
+    await update({ key: 'SHIP-3', parent: 'SHIP-1' });
+    const updates = watchResourceUpdates(client);
+    for (const uri of [
+      'tickets://SHIP-1',
+      'tickets://SHIP-2',
+      'tickets://SHIP-3',
+      'tickets://SHIP-3/history',
+    ]) {
+      await client.subscribeResource({ uri });
+    }
+    await update({ key: 'SHIP-3', title: 'Ticket 3' });
+    await update({ key: 'SHIP-3', parent: 'SHIP-2' });
+    await expect
+      .poll(() => [...updates].sort())
+      .toEqual(['tickets://SHIP-1', 'tickets://SHIP-2', 'tickets://SHIP-3', 'tickets://SHIP-3/history']);
+  });
+
+  it('copes with bad input', async () => {
+    await setup(1);
+    const summary = await checkBadInputs(client, 'update_ticket', updateTicket.input, {
+      key: 'SHIP-1',
+      title: 'Valid title',
+    });
+    expect(summary.rejected).toBeGreaterThan(50);
+  });
+});
+
+describe('transition_ticket', () => {
+  it('walks the workflow to done, recording history and bumping the version', async () => {
+    await setup(1);
+    const steps = ['todo', 'in_progress', 'in_review', 'done'];
+    let version = 1;
+    for (const status of steps) {
+      const out = await move({ key: 'SHIP-1', status, expected_version: version });
+      version += 1;
+      expect(out).toMatchObject({ key: 'SHIP-1', status, version });
+    }
+    const done = await get('SHIP-1', ['history']);
+    expect(done).toMatchObject({ status: 'done', resolution: 'done', version: 5 });
+    expect(done.history?.slice(1).map((h) => [h.field, h.old, h.new, h.by])).toEqual([
+      ['status', 'backlog', 'todo', 'ana'],
+      ['status', 'todo', 'in_progress', 'ana'],
+      ['status', 'in_progress', 'in_review', 'ana'],
+      ['status', 'in_review', 'done', 'ana'],
+      ['resolution', null, 'done', 'ana'],
+    ]);
+    expect(done.history?.at(-1)?.at).toBe(done.updated_at);
+  });
+
+  it('sets the given resolution and adds the comment by the user', async () => {
+    await setup(1);
+    for (const status of ['todo', 'in_progress', 'in_review']) await move({ key: 'SHIP-1', status });
+    const out = await move({
+      key: 'SHIP-1',
+      status: 'done',
+      resolution: ' fixed ',
+      comment: 'Shipped in 1.2',
+    });
+    expect(out).toMatchObject({ status: 'done', resolution: 'fixed' });
+    const ticket = await get('SHIP-1');
+    expect(ticket.comments).toEqual([
+      { id: expect.any(Number), author: 'ana', body: 'Shipped in 1.2', created_at: out.updated_at },
+    ]);
+    expect(ticket.comments_total).toBe(1);
+  });
+
+  it("cancels any open ticket (won't do by default) and reopens closed ones to todo, clearing the resolution", async () => {
+    await setup(2);
+    expect(await move({ key: 'SHIP-1', status: 'cancelled' })).toMatchObject({ resolution: "won't do" });
+    await move({ key: 'SHIP-2', status: 'todo' });
+    await move({ key: 'SHIP-2', status: 'cancelled', resolution: 'duplicate' });
+    const reopened = await move({ key: 'SHIP-2', status: 'todo' });
+    expect(reopened).toMatchObject({ status: 'todo', resolution: null, version: 4 });
+    const ticket = await get('SHIP-2', ['history']);
+    expect(ticket.resolution).toBeNull();
+    expect(ticket.history?.slice(-2).map((h) => [h.field, h.old, h.new])).toEqual([
+      ['status', 'cancelled', 'todo'],
+      ['resolution', 'duplicate', null],
+    ]);
+  });
+
+  it('refuses a disallowed move, naming the allowed next statuses and the path', async () => {
+    await setup(1);
+    const error = await callError(
+      client,
+      'transition_ticket',
+      { key: 'SHIP-1', status: 'done' },
+      'invalid_input',
+    );
+    expect(error.message).toContain('cannot move from backlog to done');
+    expect(error.message).toContain('todo or cancelled');
+    expect(error.hint).toContain('backlog -> todo -> in_progress -> in_review -> done');
+    expect(error.details).toEqual({ status: 'backlog', allowed: ['todo', 'cancelled'] });
+    await move({ key: 'SHIP-1', status: 'cancelled' });
+    const closed = await callError(
+      client,
+      'transition_ticket',
+      { key: 'SHIP-1', status: 'in_progress' },
+      'invalid_input',
+    );
+    expect(closed.message).toContain('can move to todo');
+    const back = await callError(
+      client,
+      'transition_ticket',
+      { key: 'SHIP-1', status: 'backlog' },
+      'invalid_input',
+    );
+    expect(back.hint).toContain('todo');
+  });
+
+  it('refuses a move to the current status, naming the allowed ones', async () => {
+    await setup(1);
+    await move({ key: 'SHIP-1', status: 'todo' });
+    const error = await callError(
+      client,
+      'transition_ticket',
+      { key: 'SHIP-1', status: 'todo' },
+      'invalid_input',
+    );
+    expect(error.message).toContain('already todo');
+    expect(error.message).toContain('in_progress or cancelled');
+  });
+
+  it('refuses a resolution on a move that does not close the ticket', async () => {
+    await setup(1);
+    const error = await callError(
+      client,
+      'transition_ticket',
+      { key: 'SHIP-1', status: 'todo', resolution: 'fixed' },
+      'invalid_input',
+    );
+    expect(error.message).toContain('done or cancelled');
+  });
+
+  it('changes nothing, comment included, when refused', async () => {
+    const { database } = await setup(1);
+    await callError(
+      client,
+      'transition_ticket',
+      { key: 'SHIP-1', status: 'done', comment: 'Lost comment' },
+      'invalid_input',
+    );
+    await callError(
+      client,
+      'transition_ticket',
+      { key: 'SHIP-1', status: 'todo', comment: 'Lost too', expected_version: 9 },
+      'conflict',
+    );
+    expect(database.db.select().from(comments).all()).toEqual([]);
+    expect(await get('SHIP-1', [])).toMatchObject({ status: 'backlog', version: 1 });
+  });
+
+  it('refuses a stale expected_version with a conflict naming the current version', async () => {
+    await setup(1);
+    await update({ key: 'SHIP-1', priority: 'high' });
+    const error = await callError(
+      client,
+      'transition_ticket',
+      { key: 'SHIP-1', status: 'todo', expected_version: 1 },
+      'conflict',
+    );
+    expect(error.message).toContain('version 2');
+    expect(error.hint).toContain('get_ticket');
+  });
+
+  it('answers not_found for an unknown key and invalid_input for a malformed one', async () => {
+    await setup(1);
+    const missing = await callError(
+      client,
+      'transition_ticket',
+      { key: 'SHIP-2', status: 'todo' },
+      'not_found',
+    );
+    expect(missing.hint).toContain('search_tickets');
+    await callError(client, 'transition_ticket', { key: '42', status: 'todo' }, 'invalid_input');
+    await callError(client, 'transition_ticket', { key: 'SHIP-1', status: 'closed' }, 'invalid_input');
+  });
+
+  it('notifies subscribers of the ticket, its history and the projects', async () => {
+    await setup(2);
+    const updates = watchResourceUpdates(client);
+    for (const uri of ['tickets://SHIP-1', 'tickets://SHIP-1/history', 'tickets://projects']) {
+      await client.subscribeResource({ uri });
+    }
+    await move({ key: 'SHIP-2', status: 'todo' });
+    await move({ key: 'SHIP-1', status: 'todo' });
+    await expect
+      .poll(() => [...updates].sort())
+      .toEqual(['tickets://SHIP-1', 'tickets://SHIP-1/history', 'tickets://projects', 'tickets://projects']);
+  });
+
+  it('copes with bad input', async () => {
+    await setup(1);
+    const summary = await checkBadInputs(client, 'transition_ticket', transitionTicket.input, {
+      key: 'SHIP-1',
+      status: 'todo',
+    });
+    expect(summary.rejected).toBeGreaterThan(30);
+  });
+});
+
+describe('read-only mode and annotations', () => {
+  it('hides update_ticket and transition_ticket and refuses them with forbidden', async () => {
+    const { client: readOnly, database } = await connectTickets({ readOnly: true });
+    client = readOnly;
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toContain('get_ticket');
+    expect(names).toContain('list_projects');
+    expect(names).not.toContain('update_ticket');
+    expect(names).not.toContain('transition_ticket');
+    for (const [name, args] of [
+      ['update_ticket', { key: 'SHIP-1', title: 'x' }],
+      ['transition_ticket', { key: 'SHIP-1', status: 'todo' }],
+    ] as const) {
+      const error = await callError(client, name, args, 'forbidden');
+      expect(error.message).toContain('--read-only');
+    }
+    expect(database.db.select().from(history).orderBy(asc(history.id)).all()).toEqual([]);
+  });
+
+  it('declares honest annotations', async () => {
+    await setup(0);
+    const { tools } = await client.listTools();
+    const hints = (name: string) => tools.find((t) => t.name === name)?.annotations;
+    expect(hints('get_ticket')).toEqual({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(hints('update_ticket')).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+    });
+    expect(hints('transition_ticket')).toMatchObject({ readOnlyHint: false, idempotentHint: false });
+  });
+});

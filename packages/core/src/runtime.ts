@@ -3,6 +3,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
   type CallToolResult,
   CompleteRequestSchema,
@@ -65,7 +67,6 @@ interface CompiledTool {
   def: AnyTool;
   input: z.ZodObject;
   output: z.ZodObject;
-  listing: Tool;
 }
 
 interface CompiledResource {
@@ -92,6 +93,20 @@ export class RpcError extends Error {
   }
 }
 
+/**
+ * The SDK's Server builds an Ajv instance for every session (10-20 ms) to validate elicitation answers,
+ * which Shipyard never requests. One lazily built validator per runtime keeps that off start-up and off
+ * each new HTTP session.
+ */
+class LazyJsonSchemaValidator implements jsonSchemaValidator {
+  private inner: AjvJsonSchemaValidator | undefined;
+
+  getValidator<T>(schema: JsonSchemaType) {
+    this.inner ??= new AjvJsonSchemaValidator();
+    return this.inner.getValidator<T>(schema);
+  }
+}
+
 /** Thrown when start-up options do not fit the definition (unknown --tools name). */
 export class ConfigError extends Error {}
 
@@ -110,6 +125,7 @@ export class Runtime {
   private readonly sessions = new Set<Session>();
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly shutdown = new AbortController();
+  private readonly validator = new LazyJsonSchemaValidator();
   private toolListing: Tool[] | undefined;
   private closed = false;
 
@@ -173,6 +189,7 @@ export class Runtime {
           completions: {},
         },
         ...(def.instructions ? { instructions: def.instructions } : {}),
+        jsonSchemaValidator: this.validator,
       },
     );
     const session: Session = { server, subscriptions: new Set() };
@@ -288,7 +305,8 @@ export class Runtime {
   }
 
   private listTools(): Tool[] {
-    this.toolListing ??= [...this.tools.values()].map((tool) => tool.listing);
+    // Built on the first tools/list, not at start-up: JSON Schema conversion is not on the initialize path.
+    this.toolListing ??= [...this.tools.values()].map((tool) => toolListing(tool.def));
     return this.toolListing;
   }
 
@@ -502,7 +520,7 @@ export class Runtime {
 }
 
 function compileTool(def: AnyTool): CompiledTool {
-  return { def, input: z.strictObject(def.input), output: z.object(def.output), listing: toolListing(def) };
+  return { def, input: z.strictObject(def.input), output: z.object(def.output) };
 }
 
 function errorResult(error: ShipyardError): CallToolResult {

@@ -23,6 +23,8 @@ export interface OpenDatabaseOptions<TSchema extends Record<string, unknown> = R
   readonly?: boolean;
   /** `PRAGMA busy_timeout` in milliseconds; default {@link DEFAULT_BUSY_TIMEOUT_MS}. */
   busyTimeoutMs?: number;
+  /** How many compiled statements to keep for reuse, by SQL text; 0 turns the cache off. Default 200. */
+  statementCache?: number;
 }
 
 export interface ShipyardDatabase<TSchema extends Record<string, unknown> = Record<string, never>> {
@@ -41,6 +43,32 @@ function ensureDataDir(dir: string): void {
   // mkdir's mode is filtered by the umask; make sure a directory we created is exactly 0700.
   // An existing directory is left as the user set it up.
   if (created !== undefined) fs.chmodSync(dir, 0o700);
+}
+
+/**
+ * drizzle prepares every query anew, and SQLite compiles the same SQL text each time: that was most of a
+ * cheap tool call. Keep compiled statements by SQL text (least recently used out first). A statement
+ * handed out again gets its result mode reset, because drizzle switches statements to raw mode and does
+ * not switch them back. Callers must not prepare the same SQL while iterating over it (drizzle does not
+ * iterate).
+ */
+function cacheStatements(sqlite: Database.Database, size: number): void {
+  if (size <= 0) return;
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, Database.Statement>();
+  sqlite.prepare = ((source: string) => {
+    const cached = cache.get(source);
+    if (cached) {
+      cache.delete(source);
+      cache.set(source, cached);
+      if (cached.reader) cached.raw(false).pluck(false).expand(false);
+      return cached;
+    }
+    const statement = prepare(source);
+    cache.set(source, statement);
+    if (cache.size > size) cache.delete(cache.keys().next().value as string);
+    return statement;
+  }) as Database.Database['prepare'];
 }
 
 function sleepSync(ms: number): void {
@@ -82,7 +110,13 @@ function enableWal(sqlite: Database.Database, file: string, busyTimeoutMs: numbe
 export function openDatabase<TSchema extends Record<string, unknown> = Record<string, never>>(
   options: OpenDatabaseOptions<TSchema>,
 ): ShipyardDatabase<TSchema> {
-  const { server, schema, readonly = false, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS } = options;
+  const {
+    server,
+    schema,
+    readonly = false,
+    busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
+    statementCache = 200,
+  } = options;
   if (typeof server !== 'string' || !SERVER_NAME_PATTERN.test(server)) {
     throw new Error(
       `Invalid server name ${JSON.stringify(server)}: use 2-31 characters, a lowercase letter first, ` +
@@ -128,6 +162,7 @@ export function openDatabase<TSchema extends Record<string, unknown> = Record<st
     throw error;
   }
 
+  cacheStatements(sqlite, statementCache);
   const db = schema === undefined ? drizzle({ client: sqlite }) : drizzle({ client: sqlite, schema });
 
   return {

@@ -193,3 +193,61 @@ describe('openDatabase', () => {
     expect(() => openDatabase({ server: 'tickets', memory: true, readonly: true })).toThrow(/read-only/);
   });
 });
+
+describe('statement cache', () => {
+  const items = sqliteTable('items', { id: integer('id').primaryKey(), name: text('name').notNull() });
+
+  function openItems(statementCache?: number) {
+    const database = openDatabase({
+      server: 'cache',
+      memory: true,
+      ...(statementCache === undefined ? {} : { statementCache }),
+    });
+    database.sqlite.exec('CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL)');
+    database.sqlite.exec("INSERT INTO items (name) VALUES ('a'), ('b')");
+    return database;
+  }
+
+  it('reuses the compiled statement for the same SQL text', () => {
+    const { sqlite, close } = openItems();
+    expect(sqlite.prepare('SELECT name FROM items')).toBe(sqlite.prepare('SELECT name FROM items'));
+    expect(sqlite.prepare('SELECT id FROM items')).not.toBe(sqlite.prepare('SELECT name FROM items'));
+    close();
+  });
+
+  it('resets a reused statement to plain rows after drizzle used it in raw mode', () => {
+    const { db, sqlite, close } = openItems();
+    const query = db.select({ id: items.id, name: items.name }).from(items).orderBy(items.id);
+    expect(query.all()).toEqual([
+      { id: 1, name: 'a' },
+      { id: 2, name: 'b' },
+    ]);
+    // The same SQL text through a path that expects objects, after drizzle switched it to raw mode.
+    const text = query.toSQL().sql;
+    expect(sqlite.prepare(text).all()).toEqual([
+      { id: 1, name: 'a' },
+      { id: 2, name: 'b' },
+    ]);
+    sqlite.prepare(text).pluck();
+    expect(sqlite.prepare(text).get()).toEqual({ id: 1, name: 'a' });
+    expect(query.all()).toHaveLength(2);
+    close();
+  });
+
+  it('keeps at most statementCache statements, dropping the least recently used', () => {
+    const { sqlite, close } = openItems(2);
+    const a = sqlite.prepare('SELECT 1');
+    const b = sqlite.prepare('SELECT 2');
+    expect(sqlite.prepare('SELECT 1')).toBe(a);
+    sqlite.prepare('SELECT 3');
+    expect(sqlite.prepare('SELECT 1')).toBe(a);
+    expect(sqlite.prepare('SELECT 2')).not.toBe(b);
+    close();
+  });
+
+  it('can be turned off', () => {
+    const { sqlite, close } = openItems(0);
+    expect(sqlite.prepare('SELECT 1')).not.toBe(sqlite.prepare('SELECT 1'));
+    close();
+  });
+});

@@ -113,6 +113,12 @@ export interface ServerDefinition<Deps = any> {
   tools: ToolDefinition<any, any, Deps>[];
   resources?: ResourceDefinition<Deps>[];
   prompts?: PromptDefinition<Deps>[];
+  /**
+   * Prepare what deps open lazily (the database), once, after the first client has initialized: the
+   * `initialize` answer, which a host waits for at every session start, does not wait for it. Under
+   * runServer an error here is logged and stops the server.
+   */
+  warmUp?(): void | Promise<void>;
   /** Release what deps hold (close the database). Called once on shutdown. */
   close?(): void | Promise<void>;
   /** Token budget for tools/list checked by the linter (default 3,500). */

@@ -31,6 +31,11 @@ export function createLogger(name: string, options: LoggerOptions = {}): Logger 
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
 
+/** An error's stack (or message) for the log; never for a client. */
+export function stackOf(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
 function safeJson(value: unknown): string {
   try {
     return JSON.stringify(value, (_key, v) =>

@@ -2,7 +2,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { helpText, parseConfig, type ServerConfig, UsageError } from './config.js';
 import type { ServerDefinition } from './define.js';
 import type { HttpHandle, HttpOptions } from './http.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, type Logger, stackOf } from './logger.js';
 import { ConfigError, Runtime } from './runtime.js';
 
 export type ServerFactory<Deps = any> = (
@@ -81,10 +81,13 @@ export async function runServer(
       ...(config.tools ? { tools: config.tools } : {}),
       ...(config.user ? { user: config.user } : {}),
       logger: log,
+      onWarmUpError: () => {
+        if (exit) process.exit(1);
+      },
     });
   } catch (error) {
     if (error instanceof ConfigError || error instanceof UsageError) return fail(error.message);
-    log.error(`start-up failed\n${(error as Error).stack ?? String(error)}`);
+    log.error(`start-up failed\n${stackOf(error)}`);
     return fail('could not start; see the error above', 1);
   }
 

@@ -3,8 +3,6 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
   type CallToolResult,
   CompleteRequestSchema,
@@ -21,6 +19,8 @@ import {
   type Tool,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { z } from 'zod';
 import type {
   BaseContext,
@@ -32,7 +32,7 @@ import type {
   ToolDefinition,
 } from './define.js';
 import { Forbidden, isShipyardError, NotFound, ShipyardError } from './errors.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, type Logger, stackOf } from './logger.js';
 import { toolListing } from './schema.js';
 import { describeIssues } from './validation.js';
 
@@ -58,6 +58,8 @@ export interface RuntimeOptions {
   tools?: readonly string[];
   logger?: Logger;
   user?: string;
+  /** Called when the definition's warmUp fails (runServer exits); without it the error is only logged. */
+  onWarmUpError?: (error: unknown) => void;
 }
 
 type AnyTool = ToolDefinition<any, any, unknown>;
@@ -127,6 +129,7 @@ export class Runtime {
   private readonly shutdown = new AbortController();
   private readonly validator = new LazyJsonSchemaValidator();
   private toolListing: Tool[] | undefined;
+  private warmedUp: Promise<void> | undefined;
   private closed = false;
 
   constructor(definition: ServerDefinition<any>, options: RuntimeOptions = {}) {
@@ -194,6 +197,9 @@ export class Runtime {
     );
     const session: Session = { server, subscriptions: new Set() };
     this.sessions.add(session);
+    server.oninitialized = () => {
+      this.warmUp().catch(() => {});
+    };
     const previousOnClose = server.onclose;
     server.onclose = () => {
       this.sessions.delete(session);
@@ -201,6 +207,20 @@ export class Runtime {
     };
     this.registerHandlers(session);
     return server;
+  }
+
+  /** Run the definition's warmUp once (the first initialized session triggers it). */
+  warmUp(): Promise<void> {
+    this.warmedUp ??= (async () => {
+      try {
+        await this.definition.warmUp?.();
+      } catch (error) {
+        this.log.error(`warm-up failed\n${stackOf(error)}`);
+        this.options.onWarmUpError?.(error);
+        throw error;
+      }
+    })();
+    return this.warmedUp;
   }
 
   /** Notify every session subscribed to one of these URIs. Never throws. */
@@ -341,11 +361,16 @@ export class Runtime {
         ),
       );
     }
-    const signal = extra ? AbortSignal.any([extra.signal, this.shutdown.signal]) : this.shutdown.signal;
     const progressToken = extra?._meta?.progressToken;
+    let signal: AbortSignal | undefined;
+    const shutdown = this.shutdown.signal;
     const ctx: ToolContext<unknown> = {
       ...this.baseContext(),
-      signal,
+      // Combined on first use: most handlers never look at it, and AbortSignal.any costs on every call.
+      get signal() {
+        signal ??= extra ? AbortSignal.any([extra.signal, shutdown]) : shutdown;
+        return signal;
+      },
       changed: (...uris) => this.changed(...uris),
       progress: async (progress, total, message) => {
         if (progressToken === undefined || !extra) return;
@@ -381,8 +406,7 @@ export class Runtime {
   /** Log the real error with its stack; return one that leaks nothing but a reference. */
   private internal(where: string, error: unknown): ShipyardError {
     const ref = randomUUID().slice(0, 8);
-    const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    this.log.error(`internal error in ${where} (ref ${ref})\n${stack}`);
+    this.log.error(`internal error in ${where} (ref ${ref})\n${stackOf(error)}`);
     return new ShipyardError(
       'internal',
       `Internal error in ${where}; the server log has the details (ref ${ref})`,

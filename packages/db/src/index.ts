@@ -1,4 +1,5 @@
 export { MEMORY, resolveDataDir } from './data-dir.js';
+export { type LazyDatabase, lazyDatabase } from './lazy.js';
 export { type MigrateResult, migrate } from './migrate.js';
 export {
   DEFAULT_BUSY_TIMEOUT_MS,
@@ -7,6 +8,7 @@ export {
   SERVER_NAME_PATTERN,
   type ShipyardDatabase,
 } from './open.js';
+export { preparedOnce } from './prepared.js';
 export {
   type ShipyardTransaction,
   type TransactionBehavior,

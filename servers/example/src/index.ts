@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
 import { runServer } from '@shipyard/core';
+import { lazyDatabase } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import { openExampleDatabase } from './db/open.js';
 import { createExampleServer } from './server.js';
@@ -8,10 +9,8 @@ import { createExampleServer } from './server.js';
 // dist/index.js and src/index.ts both sit one level below the package root, next to drizzle/.
 const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
 
+// The database opens after the first client has initialized (warmUp), not before `initialize` is answered.
 await runServer(
-  (config) => {
-    const database = openExampleDatabase(config.dataDir, migrations);
-    return createExampleServer({ db: database.db, close: () => database.close() });
-  },
+  (config) => createExampleServer(lazyDatabase(() => openExampleDatabase(config.dataDir, migrations))),
   { name: 'example', version: pkg.version, description: pkg.description },
 );

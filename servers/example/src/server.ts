@@ -8,6 +8,8 @@ import saveNote from './tools/save_note.js';
 
 export interface ExampleDeps {
   db: NotesDb;
+  /** Opens what db opens lazily; called once the first client has initialized. */
+  warmUp?: () => void;
   /** Called once on shutdown (closes the database). */
   close?: () => void;
 }
@@ -24,6 +26,7 @@ export function createExampleServer(deps: ExampleDeps) {
     tools: [saveNote, listNotes],
     resources,
     prompts,
+    warmUp: () => deps.warmUp?.(),
     close: () => deps.close?.(),
   });
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { callOk, connectHttp, promptText, readText, spawnHttpServer, spawnServer } from '@shipyard/testing';
@@ -74,6 +74,30 @@ describe('the built bin', () => {
     const main = readFileSync(bin, 'utf8');
     expect(main).not.toMatch(/from\s*["'](node:)?http["']/);
     expect(main).toMatch(/import\(["']\.\/chunks\/http-[A-Z0-9]+\.js["']\)/);
+  });
+
+  it('answers initialize before opening the database, and stops with a clear log if it cannot', async () => {
+    const { spawn } = await import('node:child_process');
+    const blocker = join(dataDir, 'not-a-dir');
+    writeFileSync(blocker, '');
+    const child = spawn(process.execPath, [bin, '--data-dir', join(blocker, 'data')], { stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
+    );
+    await expect.poll(() => stdout).toContain('"id":1');
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    expect(await exited).toBe(1);
+    expect(stderr).toContain('warm-up failed');
+    expect(stderr).toMatch(/ENOTDIR|EEXIST/);
   });
 
   it('prints the package version', async () => {

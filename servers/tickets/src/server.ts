@@ -17,6 +17,8 @@ import updateTicket from './tools/update_ticket.js';
 
 export interface TicketsDeps {
   db: TicketsDb;
+  /** Opens what db opens lazily; called once the first client has initialized. */
+  warmUp?: () => void;
   /** Called once on shutdown (closes the database). */
   close?: () => void;
 }
@@ -47,6 +49,7 @@ export function createTicketsServer(deps: TicketsDeps) {
     ],
     resources,
     prompts,
+    warmUp: () => deps.warmUp?.(),
     close: () => deps.close?.(),
   });
 }

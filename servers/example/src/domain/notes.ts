@@ -1,5 +1,6 @@
 import { Conflict, InvalidInput, NotFound, type PageRequest, pageWindow, toPage } from '@shipyard/core';
-import { and, desc, eq, or, type SQL, sql } from 'drizzle-orm';
+import { preparedOnce } from '@shipyard/db';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { notes, type schema } from '../db/schema.js';
 
@@ -152,32 +153,40 @@ export interface ListNotes extends PageRequest {
   tag?: string | undefined;
 }
 
+/**
+ * The two list queries, built and prepared once per database: drizzle would otherwise rebuild the SQL and
+ * SQLite recompile it on every call. Absent filters are bound as null and match everything.
+ */
+function prepareListQueries(db: NotesDb) {
+  const pattern = sql.placeholder('pattern');
+  const tag = sql.placeholder('tag');
+  const where = and(
+    sql`(${pattern} IS NULL OR ${notes.title} LIKE ${pattern} ESCAPE '\\' OR ${notes.body} LIKE ${pattern} ESCAPE '\\')`,
+    sql`(${tag} IS NULL OR EXISTS (SELECT 1 FROM json_each(${notes.tags}) WHERE json_each.value = ${tag}))`,
+  );
+  return {
+    count: db.select({ n: sql<number>`count(*)` }).from(notes).where(where).prepare(),
+    page: db
+      .select()
+      .from(notes)
+      .where(where)
+      .orderBy(desc(notes.updatedAt), desc(notes.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(),
+  };
+}
+
 export function listNotes(db: NotesDb, input: ListNotes) {
-  const filters: SQL[] = [];
-  if (input.query) {
-    const pattern = likePattern(input.query, 'anywhere');
-    const match = or(
-      sql`${notes.title} LIKE ${pattern} ESCAPE '\\'`,
-      sql`${notes.body} LIKE ${pattern} ESCAPE '\\'`,
-    );
-    if (match) filters.push(match);
-  }
-  if (input.tag) {
-    const tag = input.tag.trim().toLowerCase();
-    filters.push(sql`EXISTS (SELECT 1 FROM json_each(${notes.tags}) WHERE json_each.value = ${tag})`);
-  }
-  const where = filters.length > 0 ? and(...filters) : undefined;
+  const queries = preparedOnce(db, prepareListQueries);
   const query = JSON.stringify([input.query ?? '', input.tag ?? '']);
   const window = pageWindow(input, query);
-  const total = db.select({ n: sql<number>`count(*)` }).from(notes).where(where).get()?.n ?? 0;
-  const rows = db
-    .select()
-    .from(notes)
-    .where(where)
-    .orderBy(desc(notes.updatedAt), desc(notes.id))
-    .limit(window.limit)
-    .offset(window.offset)
-    .all();
+  const filters = {
+    pattern: input.query ? likePattern(input.query, 'anywhere') : null,
+    tag: input.tag ? input.tag.trim().toLowerCase() : null,
+  };
+  const total = queries.count.get(filters)?.n ?? 0;
+  const rows = queries.page.all({ ...filters, limit: window.limit, offset: window.offset });
   return toPage(rows.map(toSummary), total, window, query);
 }
 

@@ -7,6 +7,8 @@ import addItem from './tools/add___snake___item.js';
 
 export interface __Pascal__Deps {
   db: __Pascal__Db;
+  /** Opens what db opens lazily; called once the first client has initialized. */
+  warmUp?: () => void;
   /** Called once on shutdown (closes the database). */
   close?: () => void;
 }
@@ -21,6 +23,7 @@ export function create__Pascal__Server(deps: __Pascal__Deps) {
     tools: [addItem],
     resources,
     prompts,
+    warmUp: () => deps.warmUp?.(),
     close: () => deps.close?.(),
   });
 }

@@ -155,7 +155,8 @@ async function timedCall(child, call) {
  * One long-lived process per side: idle RSS 500 ms after initialize, tools/list footprint, then sequential
  * tool calls alternating server/baseline, then peak RSS.
  * @param {{server: Side, baseline: Side, calls: number, callWarmup: number, idleMs: number, tmp: string,
- *   configuredTool: {tool?: string, arguments?: Record<string, unknown>} | undefined, log: (s: string) => void}} o
+ *   configuredTool: {tool?: string, arguments?: Record<string, unknown>,
+ *     setup?: {tool: string, arguments?: Record<string, unknown>}[]} | undefined, log: (s: string) => void}} o
  */
 export async function steadyState({ server, baseline, calls, callWarmup, idleMs, tmp, configuredTool, log }) {
   const serverChild = new Child(server.script, server.args(mkdtempSync(join(tmp, 'steady-'))), childEnv());
@@ -179,6 +180,10 @@ export async function steadyState({ server, baseline, calls, callWarmup, idleMs,
     /** @type {{server: number | null, baseline: number | null}} CPU (user+system) per call, ms */
     const cpuPerCallMs = { server: null, baseline: null };
     if (tool) {
+      // shipyard.bench.setup: calls made once before measuring (e.g. create the project tickets go into).
+      for (const step of configuredTool?.setup ?? []) {
+        await timedCall(serverChild, { name: step.tool, arguments: step.arguments ?? {} });
+      }
       const serverCall = { name: tool.name, arguments: tool.arguments };
       log(
         `  tool calls: server ${tool.name} ${JSON.stringify(tool.arguments)} (${tool.source}) vs baseline echo`,

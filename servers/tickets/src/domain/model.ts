@@ -97,13 +97,15 @@ export function toTicket(db: Tx, row: TicketRow): Ticket {
   };
 }
 
+export function projectNotFound(key: string): NotFound {
+  return new NotFound(`No project with key "${key}"`, {
+    hint: 'Call list_projects to see the project keys, or create_project to add one',
+  });
+}
+
 export function getProjectRow(db: Tx, key: string): ProjectRow {
   const row = db.select().from(projects).where(eq(projects.key, key.toUpperCase())).get();
-  if (!row) {
-    throw new NotFound(`No project with key "${key}"`, {
-      hint: 'Call list_projects to see the project keys, or create_project to add one',
-    });
-  }
+  if (!row) throw projectNotFound(key);
   return row;
 }
 

@@ -1,17 +1,18 @@
 import { Conflict, InvalidInput, NotFound } from '@shipyard/core';
+import { preparedOnce } from '@shipyard/db';
 import { count, desc, eq, sql } from 'drizzle-orm';
 import { comments, history, projects, tickets } from '../db/schema.js';
 import { type Comment, lastComments } from './comments.js';
 import { linksOf, type TicketLinks } from './links.js';
 import {
   type Change,
-  getProjectRow,
   getTicketRow,
   normaliseLabels,
   nowIso,
   type Priority,
   parseLabels,
   priorityRank,
+  projectNotFound,
   recordHistory,
   type Status,
   type Ticket,
@@ -38,14 +39,67 @@ export interface CreateTicket {
   parent?: string | null | undefined;
 }
 
+/** The statements of createTicket, prepared once per database (it is the hottest write). */
+function prepareCreate(db: TicketsDb) {
+  const p = (name: string) => sql.placeholder(name);
+  return {
+    project: db
+      .select()
+      .from(projects)
+      .where(eq(projects.key, p('key')))
+      .prepare(),
+    bump: db
+      .update(projects)
+      .set({ lastNumber: sql`${projects.lastNumber} + 1` })
+      .where(eq(projects.id, p('id')))
+      .returning({ number: projects.lastNumber })
+      .prepare(),
+    insert: db
+      .insert(tickets)
+      .values({
+        projectId: p('projectId'),
+        number: p('number'),
+        key: p('key'),
+        title: p('title'),
+        description: p('description'),
+        type: p('type'),
+        status: p('status'),
+        priority: p('priority'),
+        priorityRank: p('priorityRank'),
+        assignee: p('assignee'),
+        reporter: p('reporter'),
+        labels: p('labels'),
+        estimate: p('estimate'),
+        dueDate: p('dueDate'),
+        parentId: p('parentId'),
+        createdAt: p('at'),
+        updatedAt: p('at'),
+      })
+      .returning()
+      .prepare(),
+    created: db
+      .insert(history)
+      .values({
+        ticketId: p('ticketId'),
+        field: 'created',
+        newValue: p('key'),
+        changedBy: p('by'),
+        changedAt: p('at'),
+      })
+      .prepare(),
+  };
+}
+
 /**
  * Create a ticket with the next key of its project. The counter is read and bumped inside one IMMEDIATE
  * transaction, so two processes creating at once never get the same key or leave a gap.
  */
 export function createTicket(db: TicketsDb, input: CreateTicket, user?: string): Ticket {
+  const queries = preparedOnce(db, prepareCreate);
   return db.transaction(
     (tx) => {
-      const project = getProjectRow(tx, input.project);
+      const project = queries.project.get({ key: input.project.toUpperCase() });
+      if (!project) throw projectNotFound(input.project);
       const status = input.status ?? 'backlog';
       if (status === 'done' || status === 'cancelled') {
         throw new InvalidInput(`A new ticket cannot start as ${status}`, {
@@ -53,39 +107,30 @@ export function createTicket(db: TicketsDb, input: CreateTicket, user?: string):
         });
       }
       const parentId = input.parent ? getTicketRow(tx, input.parent).id : null;
-      const number = tx
-        .update(projects)
-        .set({ lastNumber: sql`${projects.lastNumber} + 1` })
-        .where(eq(projects.id, project.id))
-        .returning({ number: projects.lastNumber })
-        .get()?.number;
+      const number = queries.bump.get({ id: project.id })?.number;
       if (number === undefined) throw new Error(`project ${project.key} vanished while creating a ticket`);
       const at = nowIso();
       const priority = input.priority ?? 'none';
-      const row = tx
-        .insert(tickets)
-        .values({
-          projectId: project.id,
-          number,
-          key: `${project.key}-${number}`,
-          title: input.title,
-          description: input.description ?? '',
-          type: input.type ?? 'task',
-          status,
-          priority,
-          priorityRank: priorityRank(priority),
-          assignee: input.assignee ?? null,
-          reporter: input.reporter ?? user ?? null,
-          labels: JSON.stringify(normaliseLabels(input.labels ?? [])),
-          estimate: input.estimate ?? null,
-          dueDate: input.due_date ?? null,
-          parentId,
-          createdAt: at,
-          updatedAt: at,
-        })
-        .returning()
-        .get();
-      recordHistory(tx, row.id, [{ field: 'created', old: null, new: row.key }], user, at);
+      const row = queries.insert.get({
+        projectId: project.id,
+        number,
+        key: `${project.key}-${number}`,
+        title: input.title,
+        description: input.description ?? '',
+        type: input.type ?? 'task',
+        status,
+        priority,
+        priorityRank: priorityRank(priority),
+        assignee: input.assignee ?? null,
+        reporter: input.reporter ?? user ?? null,
+        labels: JSON.stringify(normaliseLabels(input.labels ?? [])),
+        estimate: input.estimate ?? null,
+        dueDate: input.due_date ?? null,
+        parentId,
+        at,
+      });
+      if (!row) throw new Error(`inserting ${project.key}-${number} returned no row`);
+      queries.created.run({ ticketId: row.id, key: row.key, by: user ?? null, at });
       return toTicket(tx, row);
     },
     { behavior: 'immediate' },

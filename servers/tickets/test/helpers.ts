@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { type ConnectOptions, callOk, connect } from '@shipyard/testing';
 import { openTicketsDatabase } from '../src/db/open.js';
+import type { Ticket } from '../src/domain/model.js';
 import { createTicketsServer } from '../src/server.js';
 
 export const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
@@ -16,25 +17,8 @@ export async function connectTickets(options: ConnectOptions = {}) {
 
 export type TicketsClient = Awaited<ReturnType<typeof connectTickets>>['client'];
 
-export interface TicketOut {
-  key: string;
-  title: string;
-  type: string;
-  status: string;
-  priority: string;
-  assignee: string | null;
-  labels: string[];
-  updated_at: string;
-  project: string;
-  description: string;
-  reporter: string | null;
-  estimate: number | null;
-  due_date: string | null;
-  parent: string | null;
-  resolution: string | null;
-  version: number;
-  created_at: string;
-}
+/** A ticket as get_ticket returns it. */
+export type TicketOut = Ticket;
 
 /** Create a project (default SHIP) through the client. */
 export async function seedProject(client: TicketsClient, key = 'SHIP', name = 'Shipyard') {

@@ -66,7 +66,13 @@ export interface Ticket extends TicketSummary {
   created_at: string;
 }
 
-export function toSummary(row: TicketRow): TicketSummary {
+/** The summary fields of a ticket row (also of search rows, which select just these columns). */
+export function toSummary(
+  row: Pick<
+    TicketRow,
+    'key' | 'title' | 'type' | 'status' | 'priority' | 'assignee' | 'labels' | 'updatedAt'
+  >,
+): TicketSummary {
   return {
     key: row.key,
     title: row.title,

@@ -14,12 +14,12 @@ import {
   getTicketRow,
   OPEN_STATUSES,
   type Priority,
-  parseLabels,
   priorityRank,
   type Status,
   type TicketSummary,
   type TicketsDb,
   type TicketType,
+  toSummary,
 } from './model.js';
 
 /** At most this many words of a query are used. */
@@ -167,7 +167,7 @@ interface Row {
   priority: Priority;
   assignee: string | null;
   labels: string;
-  updated_at: string;
+  updatedAt: string;
   description?: string;
   description_truncated?: number;
   reporter?: string | null;
@@ -193,7 +193,7 @@ const EXTRA_COLUMNS: Record<ExtraField, SQL> = {
 const SUMMARY_COLUMNS = sql.raw(
   'tickets.key AS key, tickets.title AS title, tickets.type AS type, tickets.status AS status, ' +
     'tickets.priority AS priority, tickets.assignee AS assignee, tickets.labels AS labels, ' +
-    'tickets.updated_at AS updated_at',
+    'tickets.updated_at AS updatedAt',
 );
 
 interface Filter {
@@ -363,21 +363,12 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
 }
 
 function toItem(row: Row, fields: ReadonlySet<ExtraField>): SearchItem {
-  const item: SearchItem = {
-    key: row.key,
-    title: row.title,
-    type: row.type,
-    status: row.status,
-    priority: row.priority,
-    assignee: row.assignee,
-    labels: parseLabels(row.labels),
-    updated_at: row.updated_at,
-  };
+  const item: SearchItem = toSummary(row);
   for (const field of fields) {
     if (field === 'description') {
       item.description = row.description ?? '';
       item.description_truncated = row.description_truncated === 1;
-    } else if (field === 'created_at') item.created_at = row.created_at ?? row.updated_at;
+    } else if (field === 'created_at') item.created_at = row.created_at ?? row.updatedAt;
     else if (field === 'estimate') item.estimate = row.estimate ?? null;
     else item[field] = row[field] ?? null;
   }

@@ -266,6 +266,8 @@ describe('listing', () => {
 
   it('lists projects and the 50 most recently updated tickets, bounded', async () => {
     await seedMany(60);
+    // Timestamps have millisecond resolution: let the clock move past SHIP-60's creation first.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     await callOk(client, 'add_ticket_comment', { key: 'SHIP-3', body: 'bump' });
     const { resources } = await client.listResources();
     const uris = resources.map((r) => r.uri);

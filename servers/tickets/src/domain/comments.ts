@@ -31,16 +31,21 @@ export function addComment(
     (tx) => {
       const ticket = getTicketRow(tx, input.key);
       const at = nowIso();
-      const row = tx
-        .insert(comments)
-        .values({ ticketId: ticket.id, author: user ?? null, body: input.body, createdAt: at })
-        .returning()
-        .get();
+      const row = insertComment(tx, ticket.id, input.body, user, at);
       tx.update(tickets).set({ updatedAt: at }).where(eq(tickets.id, ticket.id)).run();
       return { key: ticket.key, comment: toComment(row) };
     },
     { behavior: 'immediate' },
   );
+}
+
+/** Store a comment by `user` (inside the caller's transaction); transition_ticket adds one this way too. */
+export function insertComment(tx: Tx, ticketId: number, body: string, user: string | undefined, at: string) {
+  return tx
+    .insert(comments)
+    .values({ ticketId, author: user ?? null, body, createdAt: at })
+    .returning()
+    .get();
 }
 
 /** The last `limit` comments of a ticket, oldest first, and how many it has in all. */

@@ -1,7 +1,15 @@
 import { InvalidInput, NotFound } from '@shipyard/core';
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
-import { history, links, tickets } from '../db/schema.js';
-import { getTicketRow, nowIso, type Status, type TicketRow, type TicketsDb, type Tx } from './model.js';
+import { links, tickets } from '../db/schema.js';
+import {
+  getTicketRow,
+  nowIso,
+  recordHistory,
+  type Status,
+  type TicketRow,
+  type TicketsDb,
+  type Tx,
+} from './model.js';
 
 /** The five ways to name a link, from the side of the ticket it is read from. */
 export const LINK_TYPES = ['blocks', 'blocked_by', 'duplicates', 'duplicated_by', 'relates'] as const;
@@ -109,7 +117,9 @@ function touch(tx: Tx, ids: number[], at: string) {
   tx.update(tickets).set({ updatedAt: at }).where(inArray(tickets.id, ids)).run();
 }
 
-function linkHistory(
+/** A `link` history entry on both tickets, each from its own side ("blocks SHIP-2" / "blocked_by SHIP-1"). */
+function recordLinkChange(
+  tx: Tx,
   from: TicketRow,
   type: LinkType,
   to: TicketRow,
@@ -117,15 +127,13 @@ function linkHistory(
   user: string | undefined,
   at: string,
 ) {
-  const entry = (ticket: TicketRow, value: string) => ({
-    ticketId: ticket.id,
-    field: 'link',
-    oldValue: change === 'removed' ? value : null,
-    newValue: change === 'added' ? value : null,
-    changedBy: user ?? null,
-    changedAt: at,
-  });
-  return [entry(from, `${type} ${to.key}`), entry(to, `${INVERSE[type]} ${from.key}`)];
+  for (const [ticket, value] of [
+    [from, `${type} ${to.key}`],
+    [to, `${INVERSE[type]} ${from.key}`],
+  ] as const) {
+    const entry = change === 'added' ? { old: null, new: value } : { old: value, new: null };
+    recordHistory(tx, ticket.id, [{ field: 'link', ...entry }], user, at);
+  }
 }
 
 function endsOf(tx: Tx, key: string, target: string): [TicketRow, TicketRow] {
@@ -174,9 +182,7 @@ export function linkTickets(
         tx.insert(links)
           .values({ ...link, createdBy: user ?? null, createdAt: at })
           .run();
-        tx.insert(history)
-          .values(linkHistory(from, input.type, to, 'added', user, at))
-          .run();
+        recordLinkChange(tx, from, input.type, to, 'added', user, at);
         touch(tx, [from.id, to.id], at);
       }
       return { key: from.key, type: input.type, target: to.key, created, links: linksOf(tx, from.id) };
@@ -202,9 +208,7 @@ export function unlinkTickets(
       }
       const at = nowIso();
       tx.delete(links).where(eq(links.id, row.id)).run();
-      tx.insert(history)
-        .values(linkHistory(from, input.type, to, 'removed', user, at))
-        .run();
+      recordLinkChange(tx, from, input.type, to, 'removed', user, at);
       touch(tx, [from.id, to.id], at);
       return { key: from.key, type: input.type, target: to.key, links: linksOf(tx, from.id) };
     },

@@ -85,10 +85,13 @@ export function toSummary(
   };
 }
 
+/** The key of a ticket by its row id, or null when there is none. */
+export function keyOfId(db: Tx, id: number): string | null {
+  return db.select({ key: tickets.key }).from(tickets).where(eq(tickets.id, id)).get()?.key ?? null;
+}
+
 export function toTicket(db: Tx, row: TicketRow): Ticket {
-  const parent = row.parentId
-    ? db.select({ key: tickets.key }).from(tickets).where(eq(tickets.id, row.parentId)).get()?.key
-    : undefined;
+  const parent = row.parentId ? keyOfId(db, row.parentId) : null;
   return {
     ...toSummary(row),
     project: row.key.slice(0, row.key.lastIndexOf('-')),
@@ -96,7 +99,7 @@ export function toTicket(db: Tx, row: TicketRow): Ticket {
     reporter: row.reporter,
     estimate: row.estimate,
     due_date: row.dueDate,
-    parent: parent ?? null,
+    parent,
     resolution: row.resolution,
     version: row.version,
     created_at: row.createdAt,

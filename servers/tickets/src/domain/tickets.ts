@@ -1,12 +1,13 @@
 import { Conflict, InvalidInput, NotFound } from '@shipyard/core';
 import { preparedOnce } from '@shipyard/db';
 import { count, desc, eq, sql } from 'drizzle-orm';
-import { comments, history, projects, tickets } from '../db/schema.js';
-import { type Comment, lastComments } from './comments.js';
+import { history, projects, tickets } from '../db/schema.js';
+import { type Comment, insertComment, lastComments } from './comments.js';
 import { linksOf, type TicketLinks } from './links.js';
 import {
   type Change,
   getTicketRow,
+  keyOfId,
   normaliseLabels,
   nowIso,
   type Priority,
@@ -309,10 +310,6 @@ function nextLabels(row: TicketRow, input: UpdateTicket): string[] | undefined {
   return JSON.stringify(next) === JSON.stringify(current) ? undefined : next;
 }
 
-function keyOfId(tx: Tx, id: number): string | null {
-  return tx.select({ key: tickets.key }).from(tickets).where(eq(tickets.id, id)).get()?.key ?? null;
-}
-
 /** The parent ticket by key; errors name the `parent` argument. */
 function findParent(tx: Tx, key: string): TicketRow {
   try {
@@ -456,11 +453,7 @@ export function transitionTicket(db: TicketsDb, input: TransitionTicket, user?: 
         .returning()
         .get();
       recordHistory(tx, row.id, changes, user, at);
-      if (input.comment !== undefined) {
-        tx.insert(comments)
-          .values({ ticketId: row.id, author: user ?? null, body: input.comment, createdAt: at })
-          .run();
-      }
+      if (input.comment !== undefined) insertComment(tx, row.id, input.comment, user, at);
       return {
         key: updated.key,
         status: updated.status,

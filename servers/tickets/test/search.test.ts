@@ -380,6 +380,76 @@ describe('many hits', () => {
       }
     }
   });
+  it('ranks and counts text hits the same on every query plan', async () => {
+    // Filters with an index to seek by (status, priority, assignee, project with status) check each text hit
+    // there; the others (project alone, type, dates) collect the hits from the filter side. The oracle is the
+    // plain join of every FTS hit to its row.
+    const insert = database.sqlite.prepare(
+      `INSERT INTO tickets (project_id, number, key, title, description, type, status, priority, priority_rank,
+         assignee, labels, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?, ?)`,
+    );
+    await seedProject(client, 'WEB', 'Web');
+    const priorities = ['urgent', 'high', 'medium', 'low', 'none'];
+    const words = ['flaky', 'slow', 'broken', 'login', 'export'];
+    database.sqlite.transaction(() => {
+      for (let n = 1; n <= 3_000; n++) {
+        const at = new Date(Date.UTC(2024, 0, 1) + n * 3_600_000).toISOString();
+        const p = n % 5;
+        const project = n % 3 ? 1 : 2;
+        insert.run(
+          project,
+          n,
+          `${project === 1 ? 'SHIP' : 'WEB'}-${n}`,
+          `Common ${words[n % 5]} ${words[(n >> 2) % 5]} thing`,
+          `${'common '.repeat(n % 4)}${words[(n >> 3) % 5]} notes ${'filler '.repeat(n % 7)}`,
+          n % 2 ? 'bug' : 'task',
+          n % 10 ? 'todo' : 'done',
+          priorities[p],
+          p,
+          n % 7 ? null : 'bo',
+          at,
+          at,
+        );
+      }
+    })();
+    const oracle = (match: string, where: string, offset: number) => {
+      const from = `tickets_fts JOIN tickets ON tickets.id = tickets_fts.rowid WHERE tickets_fts MATCH ? AND ${where}`;
+      return {
+        total: database.sqlite.prepare(`SELECT count(*) FROM ${from}`).pluck().get(match),
+        keys: database.sqlite
+          .prepare(
+            `SELECT tickets.key FROM ${from} ORDER BY bm25(tickets_fts, 10.0, 1.0), tickets.id DESC LIMIT 20 OFFSET ${offset}`,
+          )
+          .pluck()
+          .all(match),
+      };
+    };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ status: ['todo'] }, "status = 'todo'"],
+      [{ status: ['todo'], priority: ['high'] }, "status = 'todo' AND priority = 'high'"],
+      [{ project: 'WEB', status: ['done', 'todo'] }, "project_id = 2 AND status IN ('done', 'todo')"],
+      [{ assignee: 'bo', type: 'bug' }, "assignee = 'bo' AND type = 'bug'"],
+      [{ assignee: 'none', priority: ['low', 'none'] }, "assignee IS NULL AND priority IN ('low', 'none')"],
+      [{ project: 'SHIP' }, 'project_id = 1'],
+      [{ type: 'task' }, "type = 'task'"],
+      [{ updated_since: '2024-03-01', project: 'WEB' }, "updated_at >= '2024-03-01' AND project_id = 2"],
+    ];
+    for (const [filters, where] of cases) {
+      for (const [query, match] of [
+        ['common', '"common"'],
+        ['flaky slow', '"flaky" "slow"'],
+      ]) {
+        const first = await search({ query, ...filters });
+        const expected = oracle(match as string, where, 0);
+        expect({ total: first.total, keys: first.items.map((item) => item.key) }).toEqual(expected);
+        if (first.total <= 20) expect(first.next_cursor).toBeNull();
+        else {
+          const second = await search({ query, ...filters, cursor: first.next_cursor });
+          expect(second.items.map((item) => item.key)).toEqual(oracle(match as string, where, 20).keys);
+        }
+      }
+    }
+  });
 });
 
 describe('what a result holds', () => {

@@ -28,8 +28,8 @@ export interface OpenDatabaseOptions<TSchema extends Record<string, unknown> = R
 }
 
 export interface ShipyardDatabase<TSchema extends Record<string, unknown> = Record<string, never>> {
-  /** drizzle over the connection. */
-  readonly db: BetterSQLite3Database<TSchema>;
+  /** drizzle over the connection; `db.$client` is the connection too (as drizzle() returns it). */
+  readonly db: BetterSQLite3Database<TSchema> & { $client: Database.Database };
   /** The raw better-sqlite3 connection (same connection as `db`). */
   readonly sqlite: Database.Database;
   /** Absolute path of the file, or `':memory:'`. */
@@ -166,7 +166,7 @@ export function openDatabase<TSchema extends Record<string, unknown> = Record<st
   const db = schema === undefined ? drizzle({ client: sqlite }) : drizzle({ client: sqlite, schema });
 
   return {
-    db: db as BetterSQLite3Database<TSchema>,
+    db: db as BetterSQLite3Database<TSchema> & { $client: Database.Database },
     sqlite,
     path: file,
     close() {

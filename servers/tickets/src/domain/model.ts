@@ -1,9 +1,10 @@
 import { InvalidInput, NotFound } from '@shipyard/core';
+import type { ShipyardDatabase } from '@shipyard/db';
 import { eq } from 'drizzle-orm';
-import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { history, projects, type schema, tickets } from '../db/schema.js';
 
-export type TicketsDb = BetterSQLite3Database<typeof schema>;
+/** The server's drizzle database (`$client` is its better-sqlite3 connection). */
+export type TicketsDb = ShipyardDatabase<typeof schema>['db'];
 /** A drizzle database or the transaction handle inside db.transaction(). */
 export type Tx = Pick<TicketsDb, 'select' | 'insert' | 'update' | 'delete' | 'all' | 'get' | 'run'>;
 

@@ -1,7 +1,7 @@
 import { Conflict, InvalidInput, NotFound } from '@shipyard/core';
 import { preparedOnce } from '@shipyard/db';
-import { count, desc, eq, sql } from 'drizzle-orm';
-import { history, projects, tickets } from '../db/schema.js';
+import { count, desc, eq, getTableColumns } from 'drizzle-orm';
+import { history, tickets } from '../db/schema.js';
 import { type Comment, insertComment, lastComments } from './comments.js';
 import { linksOf, type TicketLinks } from './links.js';
 import {
@@ -40,55 +40,70 @@ export interface CreateTicket {
   parent?: string | null | undefined;
 }
 
-/** The statements of createTicket, prepared once per database (it is the hottest write). */
+/**
+ * createTicket's statements and transaction, prepared once per database on the raw connection. It is the
+ * hottest write, and drizzle's per-call transaction wrapper and row mapping were about a third of it
+ * (measured in one process: 190-220 µs a ticket through drizzle, 145-150 µs like this).
+ */
 function prepareCreate(db: TicketsDb) {
-  const p = (name: string) => sql.placeholder(name);
-  return {
-    project: db
-      .select()
-      .from(projects)
-      .where(eq(projects.key, p('key')))
-      .prepare(),
-    bump: db
-      .update(projects)
-      .set({ lastNumber: sql`${projects.lastNumber} + 1` })
-      .where(eq(projects.id, p('id')))
-      .returning({ number: projects.lastNumber })
-      .prepare(),
-    insert: db
-      .insert(tickets)
-      .values({
-        projectId: p('projectId'),
-        number: p('number'),
-        key: p('key'),
-        title: p('title'),
-        description: p('description'),
-        type: p('type'),
-        status: p('status'),
-        priority: p('priority'),
-        priorityRank: p('priorityRank'),
-        assignee: p('assignee'),
-        reporter: p('reporter'),
-        labels: p('labels'),
-        estimate: p('estimate'),
-        dueDate: p('dueDate'),
-        parentId: p('parentId'),
-        createdAt: p('at'),
-        updatedAt: p('at'),
-      })
-      .returning()
-      .prepare(),
-    created: db
-      .insert(history)
-      .values({
-        ticketId: p('ticketId'),
-        field: 'created',
-        newValue: p('key'),
-        changedBy: p('by'),
-        changedAt: p('at'),
-      })
-      .prepare(),
-  };
+  const sqlite = db.$client;
+  // RETURNING the row under drizzle's property names, so it is a TicketRow like any other.
+  const row = Object.entries(getTableColumns(tickets))
+    .map(([property, column]) => `${column.name} AS ${property}`)
+    .join(', ');
+  const project = sqlite.prepare<[string], { id: number; key: string }>(
+    'SELECT id, key FROM projects WHERE key = ?',
+  );
+  const bump = sqlite.prepare<[number], { number: number }>(
+    'UPDATE projects SET last_number = last_number + 1 WHERE id = ? RETURNING last_number AS number',
+  );
+  const insert = sqlite.prepare<[Record<string, unknown>], TicketRow>(
+    `INSERT INTO tickets (project_id, number, key, title, description, type, status, priority, priority_rank,
+       assignee, reporter, labels, estimate, due_date, parent_id, created_at, updated_at)
+     VALUES (@projectId, @number, @key, @title, @description, @type, @status, @priority, @priorityRank,
+       @assignee, @reporter, @labels, @estimate, @dueDate, @parentId, @at, @at)
+     RETURNING ${row}`,
+  );
+  const created = sqlite.prepare<[Record<string, unknown>]>(
+    `INSERT INTO history (ticket_id, field, new_value, changed_by, changed_at)
+     VALUES (@ticketId, 'created', @key, @by, @at)`,
+  );
+  return sqlite.transaction((input: CreateTicket, user: string | undefined): Ticket => {
+    const found = project.get(input.project.toUpperCase());
+    if (!found) throw projectNotFound(input.project);
+    const status = input.status ?? 'backlog';
+    if (status === 'done' || status === 'cancelled') {
+      throw new InvalidInput(`A new ticket cannot start as ${status}`, {
+        hint: 'Create it open, then call transition_ticket',
+      });
+    }
+    const parentId = input.parent ? getTicketRow(db, input.parent).id : null;
+    const number = bump.get(found.id)?.number;
+    if (number === undefined) throw new Error(`project ${found.key} vanished while creating a ticket`);
+    const at = nowIso();
+    const priority = input.priority ?? 'none';
+    const inserted = insert.get({
+      projectId: found.id,
+      number,
+      key: `${found.key}-${number}`,
+      title: input.title,
+      description: input.description ?? '',
+      type: input.type ?? 'task',
+      status,
+      priority,
+      priorityRank: priorityRank(priority),
+      assignee: input.assignee ?? null,
+      reporter: input.reporter ?? user ?? null,
+      labels: JSON.stringify(normaliseLabels(input.labels ?? [])),
+      estimate: input.estimate ?? null,
+      dueDate: input.due_date ?? null,
+      parentId,
+      at,
+    });
+    if (!inserted) throw new Error(`inserting ${found.key}-${number} returned no row`);
+    created.run({ ticketId: inserted.id, key: inserted.key, by: user ?? null, at });
+    return toTicket(db, inserted);
+  }).immediate;
 }
 
 /**
@@ -96,46 +111,7 @@ function prepareCreate(db: TicketsDb) {
  * transaction, so two processes creating at once never get the same key or leave a gap.
  */
 export function createTicket(db: TicketsDb, input: CreateTicket, user?: string): Ticket {
-  const queries = preparedOnce(db, prepareCreate);
-  return db.transaction(
-    (tx) => {
-      const project = queries.project.get({ key: input.project.toUpperCase() });
-      if (!project) throw projectNotFound(input.project);
-      const status = input.status ?? 'backlog';
-      if (status === 'done' || status === 'cancelled') {
-        throw new InvalidInput(`A new ticket cannot start as ${status}`, {
-          hint: 'Create it open, then call transition_ticket',
-        });
-      }
-      const parentId = input.parent ? getTicketRow(tx, input.parent).id : null;
-      const number = queries.bump.get({ id: project.id })?.number;
-      if (number === undefined) throw new Error(`project ${project.key} vanished while creating a ticket`);
-      const at = nowIso();
-      const priority = input.priority ?? 'none';
-      const row = queries.insert.get({
-        projectId: project.id,
-        number,
-        key: `${project.key}-${number}`,
-        title: input.title,
-        description: input.description ?? '',
-        type: input.type ?? 'task',
-        status,
-        priority,
-        priorityRank: priorityRank(priority),
-        assignee: input.assignee ?? null,
-        reporter: input.reporter ?? user ?? null,
-        labels: JSON.stringify(normaliseLabels(input.labels ?? [])),
-        estimate: input.estimate ?? null,
-        dueDate: input.due_date ?? null,
-        parentId,
-        at,
-      });
-      if (!row) throw new Error(`inserting ${project.key}-${number} returned no row`);
-      queries.created.run({ ticketId: row.id, key: row.key, by: user ?? null, at });
-      return toTicket(tx, row);
-    },
-    { behavior: 'immediate' },
-  );
+  return preparedOnce(db, prepareCreate)(input, user);
 }
 
 /** How many of the latest comments and history entries get_ticket returns. */

@@ -269,6 +269,16 @@ async function profileCalls(
   const tool =
     pkg.shipyard?.bench?.tool ??
     list.result.tools.find((/** @type {any} */ t) => t.annotations?.readOnlyHint)?.name;
+  // shipyard.bench.setup: the calls run.js makes once before measuring (e.g. create the project tickets go
+  // into); without them the profiled calls would all take the error path.
+  for (const step of pkg.shipyard?.bench?.setup ?? []) {
+    const done = await children[0].request('tools/call', {
+      name: step.tool,
+      arguments: step.arguments ?? {},
+    });
+    if (done.error || done.result?.isError)
+      throw new Error(`setup ${step.tool} failed: ${JSON.stringify(done)}`);
+  }
   const callArgs = [
     { name: tool, arguments: pkg.shipyard?.bench?.arguments ?? {} },
     { name: 'echo', arguments: { text: 'hello' } },

@@ -16,7 +16,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { coldStart, steadyState } from './lib/measure.js';
-import { markdown, ratios } from './lib/report.js';
+import { markdown, ratios, targetsFor } from './lib/report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -188,6 +188,7 @@ async function main() {
         calls,
         callWarmup,
         smoke,
+        targets: targetsFor(server.bench),
       };
       const steady = await steadyState({
         server: serverSide,

@@ -8,6 +8,14 @@ export const TARGETS = {
   callP50: 1.3,
 };
 
+/**
+ * The targets a server is judged on: TARGETS, overridden by its package.json `shipyard.bench.targets`.
+ * @param {{targets?: Partial<typeof TARGETS>} | undefined} bench
+ */
+export function targetsFor(bench) {
+  return { ...TARGETS, ...(bench?.targets ?? {}) };
+}
+
 /** @param {number} ms @param {number} [digits] */
 const fmtMs = (ms, digits = 1) => (Number.isFinite(ms) ? ms.toFixed(digits) : 'n/a');
 /** @param {number | null} kib */
@@ -55,6 +63,7 @@ function table(header, rows, align) {
  * @returns {string}
  */
 export function markdown(result) {
+  const targets = result.meta.targets ?? TARGETS;
   const { cold, steady, meta } = result;
   const r = ratios(result);
   const none = { n: 0, p50: Number.NaN, p95: Number.NaN, p99: Number.NaN };
@@ -94,24 +103,24 @@ export function markdown(result) {
           fmtMs(cs.median),
           fmtMs(cb.median),
           fmtRatio(r.coldStart),
-          fmtTarget(TARGETS.coldStart),
-          verdict(r.coldStart, TARGETS.coldStart),
+          fmtTarget(targets.coldStart),
+          verdict(r.coldStart, targets.coldStart),
         ],
         [
           'cold start, median ms (existing data dir)',
           fmtMs(ce.median),
           fmtMs(cb.median),
           fmtRatio(r.coldStartExisting),
-          fmtTarget(TARGETS.coldStart),
-          verdict(r.coldStartExisting, TARGETS.coldStart),
+          fmtTarget(targets.coldStart),
+          verdict(r.coldStartExisting, targets.coldStart),
         ],
         [
           'tool call p50 ms',
           fmtMs(lat.server.p50, 3),
           fmtMs(lat.baseline.p50, 3),
           fmtRatio(r.callP50),
-          fmtTarget(TARGETS.callP50),
-          verdict(r.callP50, TARGETS.callP50),
+          fmtTarget(targets.callP50),
+          verdict(r.callP50, targets.callP50),
         ],
         [
           'tool call p95 ms',
@@ -142,8 +151,8 @@ export function markdown(result) {
           fmtMiB(steady.idleRssKiB.server),
           fmtMiB(steady.idleRssKiB.baseline),
           fmtRatio(r.idleRss),
-          fmtTarget(TARGETS.idleRss),
-          verdict(r.idleRss, TARGETS.idleRss),
+          fmtTarget(targets.idleRss),
+          verdict(r.idleRss, targets.idleRss),
         ],
         [
           'peak RSS MiB (VmHWM)',

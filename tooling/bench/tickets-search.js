@@ -14,8 +14,9 @@
 // Target: search p50 <= 1/20 of the LIKE scan p50. Build first: pnpm --filter @shipyard/tickets build.
 // Seeding inserts with the FTS insert trigger dropped, then rebuilds the index and restores the trigger
 // (--seed-mode rebuild, the default: 3.5 s for 100,000 tickets here); keeping the trigger took 13 s.
-// --cache-mb N sets SQLite's page cache of the connection to N MiB (what-if: @shipyard/db leaves SQLite's
-// default of 2 MiB, and the numbers without the flag are what the server runs). --keep keeps the database file.
+// --cache-mb N sets SQLite's page cache of the connection to N MiB (what-if: @shipyard/db leaves the default
+// of the SQLite that better-sqlite3 builds, 16,000 KiB, and the numbers without the flag are what the server
+// runs). --keep keeps the database file.
 // Output: a markdown table on stdout, raw numbers in tooling/bench/results/tickets-search.json (gitignored).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';

@@ -63,8 +63,8 @@ function table(header, rows, align) {
  * @returns {string}
  */
 export function markdown(result) {
-  const targets = result.meta.targets ?? TARGETS;
   const { cold, steady, meta } = result;
+  const targets = meta.targets ?? TARGETS;
   const r = ratios(result);
   const none = { n: 0, p50: Number.NaN, p95: Number.NaN, p99: Number.NaN };
   const lat = steady.latency ?? { server: none, baseline: none };

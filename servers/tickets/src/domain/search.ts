@@ -108,6 +108,16 @@ const SEEK_INDEXES: [columns: Filter['column'][], index: string][] = [
   [['status'], 'tickets_status_idx'],
 ];
 
+/** All the filters as one condition (indexes visible to the planner), or undefined when there are none. */
+function allOf(filters: readonly Filter[]): SQL | undefined {
+  return filters.length > 0
+    ? sql.join(
+        filters.map((f) => f.cond(false)),
+        sql` AND `,
+      )
+    : undefined;
+}
+
 /** The index a text search with these filters checks its hits against (measured: a third faster), if any. */
 function seekIndex(filters: readonly Filter[]): string | undefined {
   const has = (column: Filter['column']) => filters.some((f) => f.column === column);
@@ -341,7 +351,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const columns = [SUMMARY_COLUMNS, ...[...fields].map((field) => EXTRA_COLUMNS[field])];
   const select = sql.join(columns, sql`, `);
   const and = (conds: SQL[]) => sql.join(conds, sql` AND `);
-  const filter = filters.length > 0 ? and(filters.map((f) => f.cond(false))) : undefined;
+  const filter = allOf(filters);
   const page = sql`LIMIT ${window.limit} OFFSET ${window.offset}`;
   let rows: (Row & { total?: number })[];
   let count: SQL;
@@ -531,13 +541,7 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
   // Only titles are searched: the score compares titles, so a ticket whose title shares no word with these
   // could not reach the threshold, and titles keep the candidate set (and the bm25 work) small.
   const titleMatch = `{title} : (${match})`;
-  const filter =
-    filters.length > 0
-      ? sql.join(
-          filters.map((f) => f.cond(false)),
-          sql` AND `,
-        )
-      : undefined;
+  const filter = allOf(filters);
   const columns = sql`tickets.key AS key, tickets.title AS title, tickets.status AS status,
     substr(tickets.description, 1, 5000) AS description`;
   type Candidate = { key: string; title: string; status: Status; description: string };

@@ -33,7 +33,10 @@ function describeIssue(issue: z.core.$ZodIssue, allowedKeys: readonly string[]):
     case 'invalid_value':
       return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'invalid_format':
-      return `${field} must be a valid ${issue.format}${issue.format === 'regex' && 'pattern' in issue ? ` matching ${issue.pattern}` : ''}`;
+      // A pattern is what the value must look like, not a format to name ("a valid regex" misleads).
+      return issue.format === 'regex' && 'pattern' in issue
+        ? `${field} must match ${issue.pattern}`
+        : `${field} must be a valid ${issue.format}`;
     case 'not_multiple_of':
       return `${field} must be a multiple of ${String(issue.divisor)}`;
     default:

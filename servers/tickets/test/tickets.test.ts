@@ -59,6 +59,63 @@ const move = (args: Record<string, unknown>) => callOk<Moved>(client, 'transitio
 const idOf = (db: Awaited<ReturnType<typeof setup>>['database']['db'], key: string) =>
   db.select({ id: tickets.id }).from(tickets).where(eq(tickets.key, key)).get()?.id as number;
 
+describe('create_ticket', () => {
+  it('takes the next key of the project, fills the defaults and answers key, title, status and version', async () => {
+    await setup(0);
+    const out = await callOk(client, 'create_ticket', {
+      project: 'SHIP',
+      title: '  Login fails  ',
+      labels: ['UI', ' auth', 'ui'],
+    });
+    expect(out).toEqual({ key: 'SHIP-1', title: 'Login fails', status: 'backlog', version: 1 });
+    expect(await get('SHIP-1', ['history'])).toMatchObject({
+      type: 'task',
+      priority: 'none',
+      assignee: null,
+      reporter: 'ana',
+      labels: ['auth', 'ui'],
+      parent: null,
+      history: [{ field: 'created', old: null, new: 'SHIP-1', by: 'ana' }],
+    });
+    expect((await seedTicket(client, { title: 'Second' })).key).toBe('SHIP-2');
+  });
+
+  it('links a parent in any project', async () => {
+    await setup(1);
+    await seedProject(client, 'OPS', 'Operations');
+    const child = await callOk<{ key: string }>(client, 'create_ticket', {
+      project: 'OPS',
+      title: 'Deploy it',
+      parent: 'ship-1',
+    });
+    expect(child.key).toBe('OPS-1');
+    expect((await get('OPS-1')).parent).toBe('SHIP-1');
+  });
+
+  it('refuses an unknown project or parent, and a refused ticket takes no number', async () => {
+    await setup(1);
+    const project = await callError(client, 'create_ticket', { project: 'NOPE', title: 'x' }, 'not_found');
+    expect(project.message).toContain('NOPE');
+    expect(project.hint).toContain('list_projects');
+    const parent = await callError(
+      client,
+      'create_ticket',
+      { project: 'SHIP', title: 'x', parent: 'SHIP-9' },
+      'not_found',
+    );
+    expect(parent.message).toBe('The parent SHIP-9 does not exist');
+    const malformed = await callError(
+      client,
+      'create_ticket',
+      { project: 'SHIP', title: 'x', parent: 'nine' },
+      'invalid_input',
+    );
+    expect(malformed.message).toContain('parent');
+    // The counter was bumped inside the refused transactions and rolled back with them.
+    expect((await seedTicket(client, { title: 'Next' })).key).toBe('SHIP-2');
+  });
+});
+
 describe('get_ticket', () => {
   it('returns every field, comments and links by default, and the counts', async () => {
     await setup(0);

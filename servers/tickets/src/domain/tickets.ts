@@ -51,11 +51,9 @@ function prepareCreate(db: TicketsDb) {
   const row = Object.entries(getTableColumns(tickets))
     .map(([property, column]) => `${column.name} AS ${property}`)
     .join(', ');
-  const project = sqlite.prepare<[string], { id: number; key: string }>(
-    'SELECT id, key FROM projects WHERE key = ?',
-  );
-  const bump = sqlite.prepare<[number], { number: number }>(
-    'UPDATE projects SET last_number = last_number + 1 WHERE id = ? RETURNING last_number AS number',
+  /** Takes the project's next number; no row when there is no such project. */
+  const bump = sqlite.prepare<[string], { id: number; key: string; number: number }>(
+    'UPDATE projects SET last_number = last_number + 1 WHERE key = ? RETURNING id, key, last_number AS number',
   );
   const insert = sqlite.prepare<[Record<string, unknown>], TicketRow>(
     `INSERT INTO tickets (project_id, number, key, title, description, type, status, priority, priority_rank,
@@ -69,17 +67,17 @@ function prepareCreate(db: TicketsDb) {
      VALUES (@ticketId, 'created', @key, @by, @at)`,
   );
   return sqlite.transaction((input: CreateTicket, user: string | undefined): Ticket => {
-    const found = project.get(input.project.toUpperCase());
-    if (!found) throw projectNotFound(input.project);
     const status = input.status ?? 'backlog';
     if (status === 'done' || status === 'cancelled') {
       throw new InvalidInput(`A new ticket cannot start as ${status}`, {
         hint: 'Create it open, then call transition_ticket',
       });
     }
-    const parentId = input.parent ? getTicketRow(db, input.parent).id : null;
-    const number = bump.get(found.id)?.number;
-    if (number === undefined) throw new Error(`project ${found.key} vanished while creating a ticket`);
+    // A failure after the bump (an unknown parent, say) rolls it back with the rest of the transaction.
+    const found = bump.get(input.project.toUpperCase());
+    if (!found) throw projectNotFound(input.project);
+    const { number } = found;
+    const parentId = input.parent ? findParent(db, input.parent).id : null;
     const at = nowIso();
     const priority = input.priority ?? 'none';
     const inserted = insert.get({

@@ -1,4 +1,4 @@
-import { callOk, checkBadInputs } from '@shipyard/testing';
+import { callError, callOk, checkBadInputs } from '@shipyard/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import listProjects from '../src/tools/list_projects.js';
 import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
@@ -9,6 +9,34 @@ interface Listed {
 
 let client: TicketsClient;
 afterEach(async () => client?.close());
+
+describe('create_project', () => {
+  it('creates a project and answers it, with no tickets yet', async () => {
+    ({ client } = await connectTickets());
+    const project = await callOk<Record<string, unknown>>(client, 'create_project', {
+      key: 'SHIP',
+      name: '  Shipyard  ',
+    });
+    expect(project).toEqual({
+      key: 'SHIP',
+      name: 'Shipyard',
+      description: '',
+      tickets: 0,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+  });
+
+  it('refuses a key in use with a conflict naming the project, and a key that is not one', async () => {
+    ({ client } = await connectTickets());
+    await seedProject(client, 'SHIP', 'Shipyard');
+    const taken = await callError(client, 'create_project', { key: 'SHIP', name: 'Other' }, 'conflict');
+    expect(taken.message).toBe('Project SHIP already exists ("Shipyard")');
+    expect(taken.hint).toContain('another key');
+    const lower = await callError(client, 'create_project', { key: 'ship', name: 'Lower' }, 'invalid_input');
+    expect(lower.message).toContain('`key` must match');
+    expect((await callOk<Listed>(client, 'list_projects')).projects.map((p) => p.name)).toEqual(['Shipyard']);
+  });
+});
 
 describe('list_projects', () => {
   it('answers an empty list before any project exists', async () => {

@@ -94,23 +94,15 @@ describe('create_ticket', () => {
 
   it('refuses an unknown project or parent, and a refused ticket takes no number', async () => {
     await setup(1);
-    const project = await callError(client, 'create_ticket', { project: 'NOPE', title: 'x' }, 'not_found');
+    const refuse = (args: Record<string, unknown>, code: 'not_found' | 'invalid_input') =>
+      callError(client, 'create_ticket', { project: 'SHIP', title: 'x', ...args }, code);
+    const project = await refuse({ project: 'NOPE' }, 'not_found');
     expect(project.message).toContain('NOPE');
     expect(project.hint).toContain('list_projects');
-    const parent = await callError(
-      client,
-      'create_ticket',
-      { project: 'SHIP', title: 'x', parent: 'SHIP-9' },
-      'not_found',
+    expect((await refuse({ parent: 'SHIP-9' }, 'not_found')).message).toBe(
+      'The parent SHIP-9 does not exist',
     );
-    expect(parent.message).toBe('The parent SHIP-9 does not exist');
-    const malformed = await callError(
-      client,
-      'create_ticket',
-      { project: 'SHIP', title: 'x', parent: 'nine' },
-      'invalid_input',
-    );
-    expect(malformed.message).toContain('parent');
+    expect((await refuse({ parent: 'nine' }, 'invalid_input')).message).toContain('parent');
     // The counter was bumped inside the refused transactions and rolled back with them.
     expect((await seedTicket(client, { title: 'Next' })).key).toBe('SHIP-2');
   });

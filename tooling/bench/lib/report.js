@@ -27,6 +27,8 @@ const verdict = (r, target) =>
   target === undefined || !Number.isFinite(r) ? '' : r <= target ? 'PASS' : 'MISS';
 /** @param {number | undefined} target */
 const fmtTarget = (target) => (target === undefined ? '' : `<= ${target.toFixed(2)}`);
+/** The ratio, target and result cells of a row judged against a target. @param {number} r @param {number} target */
+const judged = (r, target) => [fmtRatio(r), fmtTarget(target), verdict(r, target)];
 
 /**
  * Every ratio the bench reports, with its target where one exists.
@@ -102,25 +104,19 @@ export function markdown(result) {
           'cold start, median ms (fresh data dir)',
           fmtMs(cs.median),
           fmtMs(cb.median),
-          fmtRatio(r.coldStart),
-          fmtTarget(targets.coldStart),
-          verdict(r.coldStart, targets.coldStart),
+          ...judged(r.coldStart, targets.coldStart),
         ],
         [
           'cold start, median ms (existing data dir)',
           fmtMs(ce.median),
           fmtMs(cb.median),
-          fmtRatio(r.coldStartExisting),
-          fmtTarget(targets.coldStart),
-          verdict(r.coldStartExisting, targets.coldStart),
+          ...judged(r.coldStartExisting, targets.coldStart),
         ],
         [
           'tool call p50 ms',
           fmtMs(lat.server.p50, 3),
           fmtMs(lat.baseline.p50, 3),
-          fmtRatio(r.callP50),
-          fmtTarget(targets.callP50),
-          verdict(r.callP50, targets.callP50),
+          ...judged(r.callP50, targets.callP50),
         ],
         [
           'tool call p95 ms',
@@ -150,9 +146,7 @@ export function markdown(result) {
           'idle RSS MiB (VmRSS)',
           fmtMiB(steady.idleRssKiB.server),
           fmtMiB(steady.idleRssKiB.baseline),
-          fmtRatio(r.idleRss),
-          fmtTarget(targets.idleRss),
-          verdict(r.idleRss, targets.idleRss),
+          ...judged(r.idleRss, targets.idleRss),
         ],
         [
           'peak RSS MiB (VmHWM)',

@@ -50,6 +50,7 @@ export async function connect(
   };
 }
 
+// @shipyard/testing has these helpers too, but it depends on core, so core's own tests cannot use it.
 export interface ToolErrorBody {
   code: ErrorCode;
   message: string;

@@ -93,7 +93,8 @@ describe('the built bin', () => {
     child.stdin.write(
       `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
     );
-    await expect.poll(() => stdout).toContain('"id":1');
+    // A spawned Node process can take over a second to answer when the whole suite runs at once.
+    await expect.poll(() => stdout, { timeout: 15_000 }).toContain('"id":1');
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     expect(await exited).toBe(1);
     expect(stderr).toContain('warm-up failed');

@@ -17,6 +17,11 @@ const link = (key: string, type: string, target: string) =>
   callOk<LinkOut>(client, 'link_tickets', { key, type, target });
 const unlink = (key: string, type: string, target: string) =>
   callOk<LinkOut>(client, 'unlink_tickets', { key, type, target });
+/** A refused link_tickets / unlink_tickets call: its error body, after checking the code. */
+const linkError = (key: string, type: string, target: string, code: Parameters<typeof callError>[3]) =>
+  callError(client, 'link_tickets', { key, type, target }, code);
+const unlinkError = (key: string, type: string, target: string, code: Parameters<typeof callError>[3]) =>
+  callError(client, 'unlink_tickets', { key, type, target }, code);
 const rows = () =>
   database.db
     .select({ source: links.sourceId, type: links.type, target: links.targetId, by: links.createdBy })
@@ -111,69 +116,34 @@ describe('link_tickets', () => {
   });
 
   it('refuses a self-link', async () => {
-    const error = await callError(
-      client,
-      'link_tickets',
-      { key: 'SHIP-1', type: 'relates', target: 'ship-1' },
-      'invalid_input',
-    );
+    const error = await linkError('SHIP-1', 'relates', 'ship-1', 'invalid_input');
     expect(error.message).toMatch(/itself/);
   });
 
   it('answers not_found for an unknown ticket on either side, invalid_input for a malformed key', async () => {
-    const unknownTarget = await callError(
-      client,
-      'link_tickets',
-      { key: 'SHIP-1', type: 'blocks', target: 'SHIP-99' },
-      'not_found',
-    );
+    const unknownTarget = await linkError('SHIP-1', 'blocks', 'SHIP-99', 'not_found');
     expect(unknownTarget.message).toContain('SHIP-99');
     expect(unknownTarget.hint).toMatch(/search_tickets/);
-    await callError(client, 'link_tickets', { key: 'NOPE-1', type: 'blocks', target: 'SHIP-1' }, 'not_found');
-    await callError(
-      client,
-      'link_tickets',
-      { key: 'SHIP-1', type: 'blocks', target: 'not a key' },
-      'invalid_input',
-    );
-    await callError(
-      client,
-      'link_tickets',
-      { key: 'SHIP-1', type: 'parent_of', target: 'SHIP-2' },
-      'invalid_input',
-    );
+    await linkError('NOPE-1', 'blocks', 'SHIP-1', 'not_found');
+    await linkError('SHIP-1', 'blocks', 'not a key', 'invalid_input');
+    await linkError('SHIP-1', 'parent_of', 'SHIP-2', 'invalid_input');
     expect(rows()).toEqual([]);
   });
 
   it('refuses a two-ticket blocks cycle, in either spelling', async () => {
     await link('SHIP-1', 'blocks', 'SHIP-2');
-    const direct = await callError(
-      client,
-      'link_tickets',
-      { key: 'SHIP-2', type: 'blocks', target: 'SHIP-1' },
-      'invalid_input',
-    );
+    const direct = await linkError('SHIP-2', 'blocks', 'SHIP-1', 'invalid_input');
     expect(direct.message).toContain('cycle');
     expect(direct.message).toContain('SHIP-1 blocks SHIP-2 blocks SHIP-1');
     expect(direct.hint).toMatch(/unlink_tickets/);
-    await callError(
-      client,
-      'link_tickets',
-      { key: 'SHIP-1', type: 'blocked_by', target: 'SHIP-2' },
-      'invalid_input',
-    );
+    await linkError('SHIP-1', 'blocked_by', 'SHIP-2', 'invalid_input');
     expect(rows()).toHaveLength(1);
   });
 
   it('refuses a three-ticket blocks cycle and names it', async () => {
     await link('SHIP-1', 'blocks', 'SHIP-2');
     await link('SHIP-3', 'blocked_by', 'SHIP-2');
-    const error = await callError(
-      client,
-      'link_tickets',
-      { key: 'SHIP-3', type: 'blocks', target: 'SHIP-1' },
-      'invalid_input',
-    );
+    const error = await linkError('SHIP-3', 'blocks', 'SHIP-1', 'invalid_input');
     expect(error.message).toContain('SHIP-1 blocks SHIP-2 blocks SHIP-3 blocks SHIP-1');
     // A diamond is not a cycle.
     await link('SHIP-1', 'blocks', 'SHIP-3');
@@ -184,12 +154,7 @@ describe('link_tickets', () => {
 
   it('refuses a cycle of duplicates too, but not one mixing other types', async () => {
     await link('SHIP-1', 'duplicates', 'SHIP-2');
-    await callError(
-      client,
-      'link_tickets',
-      { key: 'SHIP-1', type: 'duplicated_by', target: 'SHIP-2' },
-      'invalid_input',
-    );
+    await linkError('SHIP-1', 'duplicated_by', 'SHIP-2', 'invalid_input');
     await link('SHIP-2', 'blocks', 'SHIP-1');
     await link('SHIP-2', 'relates', 'SHIP-1');
     expect(rows()).toHaveLength(3);
@@ -244,51 +209,21 @@ describe('unlink_tickets', () => {
   });
 
   it('answers not_found for a link that does not exist, or not in that direction', async () => {
-    const missing = await callError(
-      client,
-      'unlink_tickets',
-      { key: 'SHIP-1', type: 'blocks', target: 'SHIP-2' },
-      'not_found',
-    );
+    const missing = await unlinkError('SHIP-1', 'blocks', 'SHIP-2', 'not_found');
     expect(missing.message).toContain('SHIP-1 has no blocks link to SHIP-2');
     expect(missing.hint).toMatch(/get_ticket/);
     await link('SHIP-1', 'blocks', 'SHIP-2');
-    await callError(
-      client,
-      'unlink_tickets',
-      { key: 'SHIP-1', type: 'blocked_by', target: 'SHIP-2' },
-      'not_found',
-    );
-    await callError(
-      client,
-      'unlink_tickets',
-      { key: 'SHIP-1', type: 'relates', target: 'SHIP-2' },
-      'not_found',
-    );
-    await callError(
-      client,
-      'unlink_tickets',
-      { key: 'SHIP-1', type: 'blocks', target: 'SHIP-77' },
-      'not_found',
-    );
-    await callError(
-      client,
-      'unlink_tickets',
-      { key: 'SHIP-1', type: 'blocks', target: 'SHIP-1' },
-      'invalid_input',
-    );
+    await unlinkError('SHIP-1', 'blocked_by', 'SHIP-2', 'not_found');
+    await unlinkError('SHIP-1', 'relates', 'SHIP-2', 'not_found');
+    await unlinkError('SHIP-1', 'blocks', 'SHIP-77', 'not_found');
+    await unlinkError('SHIP-1', 'blocks', 'SHIP-1', 'invalid_input');
     expect(rows()).toHaveLength(1);
   });
 
   it('a second unlink answers not_found and changes nothing', async () => {
     await link('SHIP-1', 'blocks', 'SHIP-2');
     await unlink('SHIP-1', 'blocks', 'SHIP-2');
-    await callError(
-      client,
-      'unlink_tickets',
-      { key: 'SHIP-1', type: 'blocks', target: 'SHIP-2' },
-      'not_found',
-    );
+    await unlinkError('SHIP-1', 'blocks', 'SHIP-2', 'not_found');
   });
 
   it('unblocks a cycle: after unlinking, the reverse link is allowed', async () => {
@@ -312,12 +247,7 @@ describe('long chains', () => {
   it('finds a cycle through a long chain and names it by its ends', async () => {
     for (let i = 5; i <= 30; i++) await seedTicket(client, { title: `Step ${i}` });
     for (let i = 1; i < 30; i++) await link(`SHIP-${i}`, 'blocks', `SHIP-${i + 1}`);
-    const error = await callError(
-      client,
-      'link_tickets',
-      { key: 'SHIP-30', type: 'blocks', target: 'SHIP-1' },
-      'invalid_input',
-    );
+    const error = await linkError('SHIP-30', 'blocks', 'SHIP-1', 'invalid_input');
     expect(error.message).toContain(
       'SHIP-1 blocks SHIP-2 blocks SHIP-3 blocks SHIP-4 blocks SHIP-5 blocks SHIP-6 blocks …',
     );

@@ -13,6 +13,11 @@ beforeEach(async () => {
 });
 afterEach(async () => client.close());
 
+/** The values completing argument `name` of `prompt` from `value`. */
+const complete = async (prompt: string, name: string, value: string) =>
+  (await client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name, value } })).completion
+    .values;
+
 /** The backticked snake_case names a prompt tells the model to call. */
 const toolsNamed = (text: string) =>
   [...new Set(Array.from(text.matchAll(/`([a-z][a-z0-9_]+_[a-z0-9_]+)`/g), (m) => m[1]))].sort();
@@ -114,30 +119,15 @@ describe('prompts', () => {
 
   it('completes ticket keys and project keys', async () => {
     await seedProject(client, 'SHOP', 'Shop');
-    const key = await client.complete({
-      ref: { type: 'ref/prompt', name: 'triage-ticket' },
-      argument: { name: 'key', value: 'SHIP-1' },
-    });
-    expect(key.completion.values).toEqual(['SHIP-1', 'SHIP-10', 'SHIP-11', 'SHIP-12']);
-    const child = await client.complete({
-      ref: { type: 'ref/prompt', name: 'break-down-ticket' },
-      argument: { name: 'key', value: 'ship-2' },
-    });
-    expect(child.completion.values).toEqual(['SHIP-2']);
-    const project = await client.complete({
-      ref: { type: 'ref/prompt', name: 'release-notes' },
-      argument: { name: 'project', value: 'SHI' },
-    });
-    expect(project.completion.values).toEqual(['SHIP']);
-    const status = await client.complete({
-      ref: { type: 'ref/prompt', name: 'project-status' },
-      argument: { name: 'project', value: 's' },
-    });
-    expect(status.completion.values).toEqual(['SHIP', 'SHOP']);
-    const since = await client.complete({
-      ref: { type: 'ref/prompt', name: 'release-notes' },
-      argument: { name: 'since', value: '2025' },
-    });
-    expect(since.completion.values).toEqual([]);
+    expect(await complete('triage-ticket', 'key', 'SHIP-1')).toEqual([
+      'SHIP-1',
+      'SHIP-10',
+      'SHIP-11',
+      'SHIP-12',
+    ]);
+    expect(await complete('break-down-ticket', 'key', 'ship-2')).toEqual(['SHIP-2']);
+    expect(await complete('release-notes', 'project', 'SHI')).toEqual(['SHIP']);
+    expect(await complete('project-status', 'project', 's')).toEqual(['SHIP', 'SHOP']);
+    expect(await complete('release-notes', 'since', '2025')).toEqual([]);
   });
 });

@@ -56,6 +56,11 @@ const get = (key: string, include?: string[]) =>
   callOk<Details>(client, 'get_ticket', { key, ...(include ? { include } : {}) });
 const update = (args: Record<string, unknown>) => callOk<Updated>(client, 'update_ticket', args);
 const move = (args: Record<string, unknown>) => callOk<Moved>(client, 'transition_ticket', args);
+/** Refused update_ticket / transition_ticket calls: the error body, after checking the code. */
+const updateError = (args: Record<string, unknown>, code: Parameters<typeof callError>[3]) =>
+  callError(client, 'update_ticket', args, code);
+const moveError = (args: Record<string, unknown>, code: Parameters<typeof callError>[3]) =>
+  callError(client, 'transition_ticket', args, code);
 const idOf = (db: Awaited<ReturnType<typeof setup>>['database']['db'], key: string) =>
   db.select({ id: tickets.id }).from(tickets).where(eq(tickets.key, key)).get()?.id as number;
 
@@ -346,25 +351,20 @@ describe('update_ticket', () => {
     expect((await get('SHIP-1', [])).labels).toEqual(['regression', 'ui']);
     const same = await update({ key: 'SHIP-1', labels: ['ui', 'REGRESSION'] });
     expect(same.changed).toEqual([]);
-    await callError(client, 'update_ticket', { key: 'SHIP-1', add_labels: ['x'] }, 'invalid_input');
+    await updateError({ key: 'SHIP-1', add_labels: ['x'] }, 'invalid_input');
   });
 
   it('refuses a stale expected_version with a conflict naming the current version, changing nothing', async () => {
     await setup(1);
     await update({ key: 'SHIP-1', priority: 'high', expected_version: 1 });
-    const error = await callError(
-      client,
-      'update_ticket',
-      { key: 'SHIP-1', title: 'Stale edit', expected_version: 1 },
-      'conflict',
-    );
+    const error = await updateError({ key: 'SHIP-1', title: 'Stale edit', expected_version: 1 }, 'conflict');
     expect(error.message).toContain('version 2');
     expect(error.hint).toContain('get_ticket');
     expect(error.hint).toContain('expected_version 2');
     expect(error.details).toEqual({ current_version: 2 });
     expect(await get('SHIP-1', [])).toMatchObject({ title: 'Ticket 1', version: 2 });
     // A stale version is refused even when the update would change nothing.
-    await callError(client, 'update_ticket', { key: 'SHIP-1', expected_version: 1 }, 'conflict');
+    await updateError({ key: 'SHIP-1', expected_version: 1 }, 'conflict');
     expect(await update({ key: 'SHIP-1', title: 'Fresh edit', expected_version: 2 })).toMatchObject({
       version: 3,
     });
@@ -372,12 +372,7 @@ describe('update_ticket', () => {
 
   it('refuses status (that is transition_ticket) and other unknown fields', async () => {
     await setup(1);
-    const error = await callError(
-      client,
-      'update_ticket',
-      { key: 'SHIP-1', status: 'done' },
-      'invalid_input',
-    );
+    const error = await updateError({ key: 'SHIP-1', status: 'done' }, 'invalid_input');
     expect(error.message).toContain('`status`');
     const { tools } = await client.listTools();
     expect(tools.find((t) => t.name === 'update_ticket')?.description).toContain('transition_ticket');
@@ -393,44 +388,24 @@ describe('update_ticket', () => {
     const moved = await get('SHIP-2', ['history']);
     expect(moved.parent).toBe('WEB-1');
     expect(moved.history?.at(-1)).toMatchObject({ field: 'parent', old: 'SHIP-1', new: 'WEB-1' });
-    const self = await callError(
-      client,
-      'update_ticket',
-      { key: 'SHIP-2', parent: 'SHIP-2' },
-      'invalid_input',
-    );
+    const self = await updateError({ key: 'SHIP-2', parent: 'SHIP-2' }, 'invalid_input');
     expect(self.message).toContain('own parent');
   });
 
   it('refuses a parent that would close a cycle, naming it (2 and 3 levels)', async () => {
     await setup(3);
     await update({ key: 'SHIP-2', parent: 'SHIP-1' });
-    const two = await callError(
-      client,
-      'update_ticket',
-      { key: 'SHIP-1', parent: 'SHIP-2' },
-      'invalid_input',
-    );
+    const two = await updateError({ key: 'SHIP-1', parent: 'SHIP-2' }, 'invalid_input');
     expect(two.message).toContain('cycle');
     expect(two.message).toContain('SHIP-1 -> SHIP-2 -> SHIP-1');
     expect(two.hint).toContain('SHIP-2');
 
     await update({ key: 'SHIP-3', parent: 'SHIP-2' });
-    const three = await callError(
-      client,
-      'update_ticket',
-      { key: 'SHIP-1', parent: 'SHIP-3' },
-      'invalid_input',
-    );
+    const three = await updateError({ key: 'SHIP-1', parent: 'SHIP-3' }, 'invalid_input');
     expect(three.message).toContain('SHIP-1 -> SHIP-3 -> SHIP-2 -> SHIP-1');
     expect(three.hint).toContain('update_ticket');
     // Nothing changed, not even the other fields of the refused call.
-    await callError(
-      client,
-      'update_ticket',
-      { key: 'SHIP-1', parent: 'SHIP-3', title: 'Changed' },
-      'invalid_input',
-    );
+    await updateError({ key: 'SHIP-1', parent: 'SHIP-3', title: 'Changed' }, 'invalid_input');
     expect(await get('SHIP-1', [])).toMatchObject({ parent: null, title: 'Ticket 1', version: 1 });
     // A sibling or an ancestor's ancestor is fine.
     expect(await update({ key: 'SHIP-3', parent: 'SHIP-1' })).toMatchObject({ changed: ['parent'] });
@@ -438,17 +413,12 @@ describe('update_ticket', () => {
 
   it('answers not_found for an unknown ticket or parent, invalid_input for malformed keys', async () => {
     await setup(1);
-    const missing = await callError(client, 'update_ticket', { key: 'SHIP-7', title: 'x' }, 'not_found');
+    const missing = await updateError({ key: 'SHIP-7', title: 'x' }, 'not_found');
     expect(missing.hint).toContain('search_tickets');
-    const parent = await callError(client, 'update_ticket', { key: 'SHIP-1', parent: 'SHIP-7' }, 'not_found');
+    const parent = await updateError({ key: 'SHIP-1', parent: 'SHIP-7' }, 'not_found');
     expect(parent.message).toContain('parent SHIP-7');
-    await callError(client, 'update_ticket', { key: 'SHIP_1', title: 'x' }, 'invalid_input');
-    const badParent = await callError(
-      client,
-      'update_ticket',
-      { key: 'SHIP-1', parent: 'seven' },
-      'invalid_input',
-    );
+    await updateError({ key: 'SHIP_1', title: 'x' }, 'invalid_input');
+    const badParent = await updateError({ key: 'SHIP-1', parent: 'seven' }, 'invalid_input');
     expect(badParent.message).toContain('`parent`');
   });
 
@@ -457,12 +427,7 @@ describe('update_ticket', () => {
     client = connected.client;
     await seedProject(client);
     await seedTicket(client, { title: 'Nobody' });
-    const error = await callError(
-      client,
-      'update_ticket',
-      { key: 'SHIP-1', assignee: 'me' },
-      'invalid_input',
-    );
+    const error = await updateError({ key: 'SHIP-1', assignee: 'me' }, 'invalid_input');
     expect(error.hint).toContain('SHIPYARD_USER');
     // Changes by an unknown user are still recorded, with by null.
     await update({ key: 'SHIP-1', assignee: 'bo' });
@@ -554,71 +519,36 @@ describe('transition_ticket', () => {
 
   it('refuses a disallowed move, naming the allowed next statuses and the path', async () => {
     await setup(1);
-    const error = await callError(
-      client,
-      'transition_ticket',
-      { key: 'SHIP-1', status: 'done' },
-      'invalid_input',
-    );
+    const error = await moveError({ key: 'SHIP-1', status: 'done' }, 'invalid_input');
     expect(error.message).toContain('cannot move from backlog to done');
     expect(error.message).toContain('todo or cancelled');
     expect(error.hint).toContain('backlog -> todo -> in_progress -> in_review -> done');
     expect(error.details).toEqual({ status: 'backlog', allowed: ['todo', 'cancelled'] });
     await move({ key: 'SHIP-1', status: 'cancelled' });
-    const closed = await callError(
-      client,
-      'transition_ticket',
-      { key: 'SHIP-1', status: 'in_progress' },
-      'invalid_input',
-    );
+    const closed = await moveError({ key: 'SHIP-1', status: 'in_progress' }, 'invalid_input');
     expect(closed.message).toContain('can move to todo');
-    const back = await callError(
-      client,
-      'transition_ticket',
-      { key: 'SHIP-1', status: 'backlog' },
-      'invalid_input',
-    );
+    const back = await moveError({ key: 'SHIP-1', status: 'backlog' }, 'invalid_input');
     expect(back.hint).toContain('todo');
   });
 
   it('refuses a move to the current status, naming the allowed ones', async () => {
     await setup(1);
     await move({ key: 'SHIP-1', status: 'todo' });
-    const error = await callError(
-      client,
-      'transition_ticket',
-      { key: 'SHIP-1', status: 'todo' },
-      'invalid_input',
-    );
+    const error = await moveError({ key: 'SHIP-1', status: 'todo' }, 'invalid_input');
     expect(error.message).toContain('already todo');
     expect(error.message).toContain('in_progress or cancelled');
   });
 
   it('refuses a resolution on a move that does not close the ticket', async () => {
     await setup(1);
-    const error = await callError(
-      client,
-      'transition_ticket',
-      { key: 'SHIP-1', status: 'todo', resolution: 'fixed' },
-      'invalid_input',
-    );
+    const error = await moveError({ key: 'SHIP-1', status: 'todo', resolution: 'fixed' }, 'invalid_input');
     expect(error.message).toContain('done or cancelled');
   });
 
   it('changes nothing, comment included, when refused', async () => {
     const { database } = await setup(1);
-    await callError(
-      client,
-      'transition_ticket',
-      { key: 'SHIP-1', status: 'done', comment: 'Lost comment' },
-      'invalid_input',
-    );
-    await callError(
-      client,
-      'transition_ticket',
-      { key: 'SHIP-1', status: 'todo', comment: 'Lost too', expected_version: 9 },
-      'conflict',
-    );
+    await moveError({ key: 'SHIP-1', status: 'done', comment: 'Lost comment' }, 'invalid_input');
+    await moveError({ key: 'SHIP-1', status: 'todo', comment: 'Lost too', expected_version: 9 }, 'conflict');
     expect(database.db.select().from(comments).all()).toEqual([]);
     expect(await get('SHIP-1', [])).toMatchObject({ status: 'backlog', version: 1 });
   });
@@ -626,27 +556,17 @@ describe('transition_ticket', () => {
   it('refuses a stale expected_version with a conflict naming the current version', async () => {
     await setup(1);
     await update({ key: 'SHIP-1', priority: 'high' });
-    const error = await callError(
-      client,
-      'transition_ticket',
-      { key: 'SHIP-1', status: 'todo', expected_version: 1 },
-      'conflict',
-    );
+    const error = await moveError({ key: 'SHIP-1', status: 'todo', expected_version: 1 }, 'conflict');
     expect(error.message).toContain('version 2');
     expect(error.hint).toContain('get_ticket');
   });
 
   it('answers not_found for an unknown key and invalid_input for a malformed one', async () => {
     await setup(1);
-    const missing = await callError(
-      client,
-      'transition_ticket',
-      { key: 'SHIP-2', status: 'todo' },
-      'not_found',
-    );
+    const missing = await moveError({ key: 'SHIP-2', status: 'todo' }, 'not_found');
     expect(missing.hint).toContain('search_tickets');
-    await callError(client, 'transition_ticket', { key: '42', status: 'todo' }, 'invalid_input');
-    await callError(client, 'transition_ticket', { key: 'SHIP-1', status: 'closed' }, 'invalid_input');
+    await moveError({ key: '42', status: 'todo' }, 'invalid_input');
+    await moveError({ key: 'SHIP-1', status: 'closed' }, 'invalid_input');
   });
 
   it('notifies subscribers of the ticket, its history and the projects', async () => {

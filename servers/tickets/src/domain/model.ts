@@ -68,12 +68,13 @@ export interface Ticket extends TicketSummary {
 }
 
 /** The summary fields of a ticket row (also of search rows, which select just these columns). */
-export function toSummary(
-  row: Pick<
-    TicketRow,
-    'key' | 'title' | 'type' | 'status' | 'priority' | 'assignee' | 'labels' | 'updatedAt'
-  >,
-): TicketSummary {
+/** The columns of a ticket row that a summary is made from. */
+export type SummaryRow = Pick<
+  TicketRow,
+  'key' | 'title' | 'type' | 'status' | 'priority' | 'assignee' | 'labels' | 'updatedAt'
+>;
+
+export function toSummary(row: SummaryRow): TicketSummary {
   return {
     key: row.key,
     title: row.title,

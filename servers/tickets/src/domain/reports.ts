@@ -1,5 +1,5 @@
 import { NotFound } from '@shipyard/core';
-import { and, asc, count, countDistinct, desc, eq, inArray, like, lt, sql } from 'drizzle-orm';
+import { and, asc, count, countDistinct, desc, eq, inArray, like, lt, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { history, links, projects, tickets } from '../db/schema.js';
 import { lastComments } from './comments.js';
@@ -124,24 +124,19 @@ export function projectMarkdown(db: Tx, value: string | undefined): string {
   const open = and(inProject, inArray(tickets.status, [...OPEN_STATUSES]));
   const n = LIMITS.reportItems;
 
-  const byStatus = new Map(
-    db
-      .select({ status: tickets.status, n: count() })
-      .from(tickets)
-      .where(inProject)
-      .groupBy(tickets.status)
-      .all()
-      .map((row) => [row.status, row.n]),
-  );
-  const byPriority = new Map(
-    db
-      .select({ priority: tickets.priority, n: count() })
-      .from(tickets)
-      .where(open)
-      .groupBy(tickets.priority)
-      .all()
-      .map((row) => [row.priority, row.n]),
-  );
+  /** Tickets matching `where`, counted by the value of `column`. */
+  const countBy = (column: typeof tickets.status | typeof tickets.priority, where: SQL | undefined) =>
+    new Map<string, number>(
+      db
+        .select({ value: column, n: count() })
+        .from(tickets)
+        .where(where)
+        .groupBy(column)
+        .all()
+        .map((row) => [row.value, row.n]),
+    );
+  const byStatus = countBy(tickets.status, inProject);
+  const byPriority = countBy(tickets.priority, open);
   const total = [...byStatus.values()].reduce((a, b) => a + b, 0);
   const openCount = OPEN_STATUSES.reduce((sum, status) => sum + (byStatus.get(status) ?? 0), 0);
 

@@ -16,6 +16,7 @@ import {
   type Priority,
   priorityRank,
   type Status,
+  type SummaryRow,
   type TicketSummary,
   type TicketsDb,
   type TicketType,
@@ -221,15 +222,8 @@ export type SearchItem = { [K in keyof TicketSummary]: TicketSummary[K] } & {
   created_at?: string;
 };
 
-interface Row {
-  key: string;
-  title: string;
-  type: TicketType;
-  status: Status;
-  priority: Priority;
-  assignee: string | null;
-  labels: string;
-  updatedAt: string;
+/** A search row: the summary columns, plus the requested extra fields' columns. */
+type Row = SummaryRow & {
   description?: string;
   description_truncated?: number;
   reporter?: string | null;
@@ -237,7 +231,7 @@ interface Row {
   due_date?: string | null;
   parent?: string | null;
   created_at?: string;
-}
+};
 
 /** Extra columns per requested field (constant SQL, no user text). */
 const EXTRA_COLUMNS: Record<ExtraField, SQL> = {

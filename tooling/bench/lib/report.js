@@ -27,7 +27,10 @@ const verdict = (r, target) =>
   target === undefined || !Number.isFinite(r) ? '' : r <= target ? 'PASS' : 'MISS';
 /** @param {number | undefined} target */
 const fmtTarget = (target) => (target === undefined ? '' : `<= ${target.toFixed(2)}`);
-/** The ratio, target and result cells of a row judged against a target. @param {number} r @param {number} target */
+/**
+ * The ratio, target and result cells of a row: judged against `target`, or with the last two empty.
+ * @param {number} r @param {number} [target]
+ */
 const judged = (r, target) => [fmtRatio(r), fmtTarget(target), verdict(r, target)];
 
 /**
@@ -118,29 +121,13 @@ export function markdown(result) {
           fmtMs(lat.baseline.p50, 3),
           ...judged(r.callP50, targets.callP50),
         ],
-        [
-          'tool call p95 ms',
-          fmtMs(lat.server.p95, 3),
-          fmtMs(lat.baseline.p95, 3),
-          fmtRatio(r.callP95),
-          '',
-          '',
-        ],
-        [
-          'tool call p99 ms',
-          fmtMs(lat.server.p99, 3),
-          fmtMs(lat.baseline.p99, 3),
-          fmtRatio(r.callP99),
-          '',
-          '',
-        ],
+        ['tool call p95 ms', fmtMs(lat.server.p95, 3), fmtMs(lat.baseline.p95, 3), ...judged(r.callP95)],
+        ['tool call p99 ms', fmtMs(lat.server.p99, 3), fmtMs(lat.baseline.p99, 3), ...judged(r.callP99)],
         [
           'CPU per tool call ms (user+sys)',
           fmtMs(lat.cpuPerCallMs?.server ?? Number.NaN, 3),
           fmtMs(lat.cpuPerCallMs?.baseline ?? Number.NaN, 3),
-          fmtRatio(r.callCpu),
-          '',
-          '',
+          ...judged(r.callCpu),
         ],
         [
           'idle RSS MiB (VmRSS)',
@@ -152,17 +139,13 @@ export function markdown(result) {
           'peak RSS MiB (VmHWM)',
           fmtMiB(steady.peakRssKiB.server),
           fmtMiB(steady.peakRssKiB.baseline),
-          fmtRatio(r.peakRss),
-          '',
-          '',
+          ...judged(r.peakRss),
         ],
         [
           'tools/list chars (~tokens)',
           `${fp.server.totalChars} (~${fp.server.totalTokens})`,
           `${fp.baseline.totalChars} (~${fp.baseline.totalTokens})`,
-          fmtRatio(r.toolsList),
-          '',
-          '',
+          ...judged(r.toolsList),
         ],
       ],
       ['l', 'r', 'r', 'r', 'l', 'l'],

@@ -223,10 +223,10 @@ export class Runtime {
     return this.warmedUp;
   }
 
-  /** Notify every session subscribed to one of these URIs. Never throws. */
+  /** Notify every session subscribed to one of these URIs (once per URI). Never throws. */
   changed(...uris: string[]): void {
     for (const session of this.sessions) {
-      for (const uri of uris) {
+      for (const uri of new Set(uris)) {
         if (!session.subscriptions.has(uri)) continue;
         session.server.sendResourceUpdated({ uri }).catch((error: unknown) => {
           this.log.warn('could not send resources/updated', { uri, error });

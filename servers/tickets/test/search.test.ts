@@ -70,6 +70,30 @@ describe('text search', () => {
     expect(await keys({ query: 'auth*' })).toEqual(['SHIP-3']);
   });
 
+  it('finds words by a prefix longer than their porter stem, without broadening short prefixes', async () => {
+    // The index stores stems: integration -> integr, synchronization -> synchron, logging -> log,
+    // performance -> perform, authentication -> authent, so these prefixes run past what is stored.
+    await seedTicket(client, { title: 'Slack integration breaks on synchronization' });
+    await seedTicket(client, { title: 'Logging performance' });
+    await seedTicket(client, { title: 'Authentication timeout' });
+    await seedTicket(client, { title: 'Login fails', description: 'Logic error in the login form' });
+    await seedTicket(client, { title: 'Password reset' });
+    await seedTicket(client, { title: 'Passing tests' });
+    for (const query of ['integrat*', 'synchroniz*', 'Intégrat*', 'integrat* slack']) {
+      expect(await keys({ query })).toEqual(['SHIP-1']);
+    }
+    for (const query of ['logg*', 'loggi*', 'performan*']) expect(await keys({ query })).toEqual(['SHIP-2']);
+    expect(await keys({ query: 'authenticat*' })).toEqual(['SHIP-3']);
+    // Every word must still match, and the expansion is only for a prefix.
+    expect(await keys({ query: 'integrat* logging' })).toEqual([]);
+    expect(await keys({ query: 'integrat' })).toEqual([]);
+    // Short prefixes stay prefixes of what is stored: logi* is not widened to the stem "log" (logging).
+    expect(await keys({ query: 'logi*' })).toEqual(['SHIP-4']);
+    expect((await keys({ query: 'log*' })).sort()).toEqual(['SHIP-2', 'SHIP-4']);
+    // A consonant is not a suffix porter strips: passw* is not widened to "pass" (passing).
+    expect(await keys({ query: 'passw*' })).toEqual(['SHIP-5']);
+  });
+
   it('searches accented and non-Latin words', async () => {
     await seedTicket(client, { title: 'Café menu broken' });
     await seedTicket(client, { title: 'Übersetzung fehlt für 東京' });

@@ -119,6 +119,44 @@ it('lets a description lift a differently worded title', async () => {
   ).toBe(1);
 });
 
+it('never lets a description hide a duplicate that the title alone finds', async () => {
+  const { key } = await seedTicket(client, { title: 'Login page' });
+  const insert = database.sqlite.prepare(
+    `INSERT INTO tickets (project_id, number, key, title, type, status, created_at, updated_at)
+     VALUES (1, ?, ?, ?, 'task', 'todo', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z')`,
+  );
+  database.sqlite.transaction(() => {
+    for (let n = 1; n <= 60; n++) insert.run(100 + n, `SHIP-${100 + n}`, `Login page theme colour ${n}`);
+    for (let n = 1; n <= 40; n++) insert.run(200 + n, `SHIP-${200 + n}`, `Password reset email ${n}`);
+  })();
+  const { items } = await similar({ title: 'Login page' });
+  expect(items[0]).toMatchObject({ key, score: 1 });
+  // Rarer description words ("password", "reset") must not push the exact title match out of the candidates.
+  const description = 'After a password reset the login page shows password reset again';
+  const withDescription = await similar({ title: 'Login page', description });
+  expect(withDescription.items[0]).toMatchObject({ key, score: 1 });
+});
+
+it('scores an identical title 1 in scripts that NFKD would take apart', async () => {
+  // NFKD splits Hangul into jamo and turns が into か + a combining mark; the index keeps them whole.
+  const titles = ['한국어 번역 오류', 'ログイン画面がおかしい', 'हिन्दी अनुवाद'];
+  for (const title of titles) await seedTicket(client, { title });
+  for (const [i, title] of titles.entries()) {
+    expect((await similar({ title })).items).toEqual([
+      { key: `SHIP-${6 + i}`, title, status: 'backlog', score: 1 },
+    ]);
+  }
+});
+
+it('compares the unrounded score with the threshold', async () => {
+  await seedTicket(client, { title: 'Export button colour wrong' });
+  // Title: 1 word of 5 in common (0.2); description: 2 of 5 (0.4), so 0.2 + 0.8 * 0.3 * 0.4 = 0.296.
+  const below = await scores({ title: 'Export fails', description: 'button colour flicker' });
+  expect(below['SHIP-6']).toBeUndefined();
+  // 2 of 4 description words: 0.2 + 0.8 * 0.3 * 0.5 = 0.32.
+  expect((await scores({ title: 'Export fails', description: 'button colour' }))['SHIP-6']).toBe(0.32);
+});
+
 it('filters among many candidates, in the project asked for', async () => {
   const insert = database.sqlite.prepare(
     `INSERT INTO tickets (project_id, number, key, title, type, status, created_at, updated_at)

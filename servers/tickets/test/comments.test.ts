@@ -87,10 +87,11 @@ describe('add_ticket_comment', () => {
     await callError(client, 'add_ticket_comment', { key: 'SHIP 9', body: 'hello' }, 'invalid_input');
   });
 
-  it('notifies subscribers of the ticket, its history and its project', async () => {
+  it('notifies subscribers of the ticket and its project, not of its history (a comment writes none)', async () => {
     await setup();
     const updates = watchResourceUpdates(client);
     await client.subscribeResource({ uri: 'tickets://SHIP-1' });
+    await client.subscribeResource({ uri: 'tickets://SHIP-1/history' });
     await client.subscribeResource({ uri: 'tickets://projects/SHIP' });
     await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'ping' });
     await expect.poll(() => [...updates].sort()).toEqual(['tickets://SHIP-1', 'tickets://projects/SHIP']);

@@ -43,6 +43,21 @@ describe('link_tickets', () => {
     expect(rows()).toEqual([{ source: 1, type: 'blocks', target: 2, by: 'ana' }]);
   });
 
+  it('lists the links of each direction by key: project key, then number', async () => {
+    await seedProject(client, 'ZED', 'Last by key, created first');
+    await seedProject(client, 'ABC', 'First by key');
+    await seedTicket(client, { project: 'ZED', title: 'Zed one' });
+    await seedTicket(client, { project: 'ABC', title: 'Abc one' });
+    for (const target of ['SHIP-4', 'ZED-1', 'ABC-1', 'SHIP-2']) await link('SHIP-1', 'relates', target);
+    expect((await link('SHIP-1', 'relates', 'SHIP-3')).links.relates).toEqual([
+      'ABC-1',
+      'SHIP-2',
+      'SHIP-3',
+      'SHIP-4',
+      'ZED-1',
+    ]);
+  });
+
   it('stores blocked_by as the canonical blocks row, readable from both tickets', async () => {
     const out = await link('SHIP-1', 'blocked_by', 'SHIP-2');
     expect(out.links.blocked_by).toEqual(['SHIP-2']);

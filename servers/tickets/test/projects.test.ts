@@ -32,9 +32,27 @@ describe('create_project', () => {
     const taken = await callError(client, 'create_project', { key: 'SHIP', name: 'Other' }, 'conflict');
     expect(taken.message).toBe('Project SHIP already exists ("Shipyard")');
     expect(taken.hint).toContain('another key');
-    const lower = await callError(client, 'create_project', { key: 'ship', name: 'Lower' }, 'invalid_input');
-    expect(lower.message).toContain('`key` must match');
+    // Keys are upper-cased, so `ship` is SHIP too.
+    await callError(client, 'create_project', { key: 'ship', name: 'Lower' }, 'conflict');
+    for (const key of ['S', '1SHIP', 'SHIP-1', 'ABCDEFGHIJK']) {
+      const bad = await callError(client, 'create_project', { key, name: 'Bad' }, 'invalid_input');
+      expect(bad.message).toContain('`key` must match');
+    }
     expect((await callOk<Listed>(client, 'list_projects')).projects.map((p) => p.name)).toEqual(['Shipyard']);
+  });
+
+  it('takes project keys in any case and stores them upper-case', async () => {
+    ({ client } = await connectTickets());
+    expect(
+      (await callOk<{ key: string }>(client, 'create_project', { key: 'web', name: 'Website' })).key,
+    ).toBe('WEB');
+    expect(
+      (await callOk<{ key: string }>(client, 'create_ticket', { project: 'wEb', title: 'Hi' })).key,
+    ).toBe('WEB-1');
+    const found = await callOk<{ items: { key: string }[] }>(client, 'search_tickets', { project: 'web' });
+    expect(found.items.map((t) => t.key)).toEqual(['WEB-1']);
+    const bad = await callError(client, 'create_ticket', { project: 'w-1', title: 'Hi' }, 'invalid_input');
+    expect(bad.message).toContain('e.g. SHIP');
   });
 });
 

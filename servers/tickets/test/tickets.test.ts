@@ -108,8 +108,40 @@ describe('create_ticket', () => {
       'The parent SHIP-9 does not exist',
     );
     expect((await refuse({ parent: 'nine' }, 'invalid_input')).message).toContain('parent');
+    const empty = await refuse({ parent: '' }, 'invalid_input');
+    expect(empty.message).toContain('`parent`');
+    expect(empty.hint).toContain('SHIP-42');
     // The counter was bumped inside the refused transactions and rolled back with them.
     expect((await seedTicket(client, { title: 'Next' })).key).toBe('SHIP-2');
+  });
+
+  it('takes a reporter (default the user; "me"; "none" for nobody) and "none" as no assignee', async () => {
+    await setup(0);
+    const reporterOf = async (args: Record<string, unknown>) =>
+      (await get((await seedTicket(client, { title: 'Reported', ...args })).key, [])).reporter;
+    expect(await reporterOf({})).toBe('ana');
+    expect(await reporterOf({ reporter: 'bo' })).toBe('bo');
+    expect(await reporterOf({ reporter: 'ME' })).toBe('ana');
+    expect(await reporterOf({ reporter: 'none' })).toBeNull();
+    const unassigned = await seedTicket(client, { title: 'Nobody on it', assignee: 'None' });
+    expect((await get(unassigned.key, [])).assignee).toBeNull();
+    const found = await callOk<{ items: { key: string }[] }>(client, 'search_tickets', { assignee: 'none' });
+    expect(found.items.map((t) => t.key)).toContain(unassigned.key);
+  });
+
+  it('makes a title one line: a line break and the blanks around it become a space', async () => {
+    await setup(0);
+    const out = await seedTicket(client, { title: ' Login fails \r\n\n  on Safari\n' });
+    expect(out.title).toBe('Login fails on Safari');
+    await callError(client, 'create_ticket', { project: 'SHIP', title: '\n \n' }, 'invalid_input');
+  });
+
+  it("notifies the parent's subscribers of a new child", async () => {
+    await setup(1);
+    const updates = watchResourceUpdates(client);
+    await client.subscribeResource({ uri: 'tickets://SHIP-1' });
+    await seedTicket(client, { title: 'Child', parent: 'SHIP-1' });
+    await expect.poll(() => updates).toEqual(['tickets://SHIP-1']);
   });
 });
 
@@ -343,6 +375,15 @@ describe('update_ticket', () => {
     });
   });
 
+  it('clears the description and the labels with null', async () => {
+    await setup(1);
+    await update({ key: 'SHIP-1', description: 'Some detail', labels: ['ui'] });
+    const out = await update({ key: 'SHIP-1', description: null, labels: null });
+    expect(out.changed).toEqual(['description', 'labels']);
+    expect(await get('SHIP-1', [])).toMatchObject({ description: '', labels: [] });
+    await updateError({ key: 'SHIP-1', title: null }, 'invalid_input');
+  });
+
   it('replaces labels, normalised, and records no change when they are the same', async () => {
     await setup(1);
     await update({ key: 'SHIP-1', labels: ['ui', 'auth'] });
@@ -411,15 +452,26 @@ describe('update_ticket', () => {
     expect(await update({ key: 'SHIP-3', parent: 'SHIP-1' })).toMatchObject({ changed: ['parent'] });
   });
 
+  it('names a long cycle by its ends, so the message stays short', async () => {
+    await setup(30);
+    for (let i = 2; i <= 30; i++) await update({ key: `SHIP-${i}`, parent: `SHIP-${i - 1}` });
+    const error = await updateError({ key: 'SHIP-1', parent: 'SHIP-30' }, 'invalid_input');
+    expect(error.message).toContain('SHIP-1 -> SHIP-30 -> SHIP-29 -> SHIP-28 -> SHIP-27 -> SHIP-26 -> …');
+    expect(error.message).toMatch(/… -> SHIP-5 -> SHIP-4 -> SHIP-3 -> SHIP-2 -> SHIP-1$/);
+    expect(error.message).not.toContain('SHIP-15');
+  });
+
   it('answers not_found for an unknown ticket or parent, invalid_input for malformed keys', async () => {
     await setup(1);
     const missing = await updateError({ key: 'SHIP-7', title: 'x' }, 'not_found');
     expect(missing.hint).toContain('search_tickets');
     const parent = await updateError({ key: 'SHIP-1', parent: 'SHIP-7' }, 'not_found');
     expect(parent.message).toContain('parent SHIP-7');
-    await updateError({ key: 'SHIP_1', title: 'x' }, 'invalid_input');
+    const malformed = await updateError({ key: 'SHIP_1', title: 'x' }, 'invalid_input');
+    expect(malformed.hint).toContain('search_tickets');
     const badParent = await updateError({ key: 'SHIP-1', parent: 'seven' }, 'invalid_input');
     expect(badParent.message).toContain('`parent`');
+    expect(badParent.hint).toContain('SHIP-42');
   });
 
   it('refuses "me" when the server has no configured user', async () => {
@@ -451,6 +503,19 @@ describe('update_ticket', () => {
     await expect
       .poll(() => [...updates].sort())
       .toEqual(['tickets://SHIP-1', 'tickets://SHIP-2', 'tickets://SHIP-3', 'tickets://SHIP-3/history']);
+  });
+
+  it('notifies the parent and the linked tickets of a new title, which they show', async () => {
+    await setup(4);
+    await update({ key: 'SHIP-2', parent: 'SHIP-1' });
+    await callOk(client, 'link_tickets', { key: 'SHIP-2', type: 'blocked_by', target: 'SHIP-3' });
+    const updates = watchResourceUpdates(client);
+    for (const uri of ['tickets://SHIP-1', 'tickets://SHIP-3', 'tickets://SHIP-4']) {
+      await client.subscribeResource({ uri });
+    }
+    await update({ key: 'SHIP-2', estimate: 3 });
+    await update({ key: 'SHIP-2', title: 'Renamed' });
+    await expect.poll(() => [...updates].sort()).toEqual(['tickets://SHIP-1', 'tickets://SHIP-3']);
   });
 
   it('copes with bad input', async () => {
@@ -580,6 +645,22 @@ describe('transition_ticket', () => {
     await expect
       .poll(() => [...updates].sort())
       .toEqual(['tickets://SHIP-1', 'tickets://SHIP-1/history', 'tickets://projects', 'tickets://projects']);
+  });
+
+  it("notifies the parent, the linked tickets and the blocked tickets' projects, which show its status", async () => {
+    await setup(3);
+    await seedProject(client, 'OPS', 'Operations');
+    await seedTicket(client, { project: 'OPS', title: 'Blocked elsewhere' });
+    await update({ key: 'SHIP-2', parent: 'SHIP-1' });
+    await callOk(client, 'link_tickets', { key: 'SHIP-2', type: 'blocks', target: 'OPS-1' });
+    const updates = watchResourceUpdates(client);
+    for (const uri of ['tickets://SHIP-1', 'tickets://OPS-1', 'tickets://projects/OPS', 'tickets://SHIP-3']) {
+      await client.subscribeResource({ uri });
+    }
+    await move({ key: 'SHIP-2', status: 'cancelled' });
+    await expect
+      .poll(() => [...updates].sort())
+      .toEqual(['tickets://OPS-1', 'tickets://SHIP-1', 'tickets://projects/OPS']);
   });
 
   it('copes with bad input', async () => {

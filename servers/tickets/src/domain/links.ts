@@ -1,7 +1,8 @@
 import { InvalidInput, NotFound } from '@shipyard/core';
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
-import { links, tickets } from '../db/schema.js';
+import { links, projects, tickets } from '../db/schema.js';
 import {
+  elide,
   getTicketRow,
   nowIso,
   recordHistory,
@@ -166,8 +167,7 @@ export function linkTickets(
           const path = findPath(tx, link.type, link.targetId, link.sourceId);
           if (path) {
             const cycle = [...path, link.targetId];
-            // A long cycle is named by its ends, so the message stays short.
-            const shown = cycle.length > 12 ? [...cycle.slice(0, 6), 0, ...cycle.slice(-5)] : cycle;
+            const shown = elide(cycle, 0);
             const keys = keysOf(tx, shown);
             const chain = shown
               .map((id) => (id === 0 ? '…' : (keys.get(id) ?? `#${id}`)))
@@ -225,7 +225,7 @@ export function linksOf(db: Tx, ticketId: number): TicketLinks {
       key: tickets.key,
       title: tickets.title,
       status: tickets.status,
-      projectId: tickets.projectId,
+      project: projects.key,
       number: tickets.number,
     })
     .from(links)
@@ -236,8 +236,9 @@ export function linksOf(db: Tx, ticketId: number): TicketLinks {
         and(eq(links.targetId, ticketId), eq(tickets.id, links.sourceId)),
       ),
     )
+    .innerJoin(projects, eq(projects.id, tickets.projectId))
     .where(or(eq(links.sourceId, ticketId), eq(links.targetId, ticketId)))
-    .orderBy(asc(tickets.projectId), asc(tickets.number))
+    .orderBy(asc(projects.key), asc(tickets.number))
     .all();
   const grouped: TicketLinks = { blocks: [], blocked_by: [], duplicates: [], duplicated_by: [], relates: [] };
   for (const row of rows) {

@@ -1,6 +1,6 @@
 import { InvalidInput, NotFound } from '@shipyard/core';
 import type { ShipyardDatabase } from '@shipyard/db';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { history, projects, type schema, tickets } from '../db/schema.js';
 
 /** The server's drizzle database (`$client` is its better-sqlite3 connection). */
@@ -43,6 +43,10 @@ export const parseLabels = (json: string): string[] => JSON.parse(json) as strin
 
 export const nowIso = () => new Date().toISOString();
 
+/** A long chain (of a cycle) named by its ends, so a message stays short: the first 6, `gap`, the last 5. */
+export const elide = <T>(chain: readonly T[], gap: T): T[] =>
+  chain.length > 12 ? [...chain.slice(0, 6), gap, ...chain.slice(-5)] : [...chain];
+
 /** The fields a list shows: small enough for a context window. */
 export interface TicketSummary {
   key: string;
@@ -67,8 +71,7 @@ export interface Ticket extends TicketSummary {
   created_at: string;
 }
 
-/** The summary fields of a ticket row (also of search rows, which select just these columns). */
-/** The columns of a ticket row that a summary is made from. */
+/** The columns of a ticket row that a summary is made from (search rows select just these). */
 export type SummaryRow = Pick<
   TicketRow,
   'key' | 'title' | 'type' | 'status' | 'priority' | 'assignee' | 'labels' | 'updatedAt'
@@ -123,7 +126,9 @@ export function getProjectRow(db: Tx, key: string): ProjectRow {
 export function getTicketRow(db: Tx, key: string): TicketRow {
   const normalised = key.trim().toUpperCase();
   if (!TICKET_KEY.test(normalised)) {
-    throw new InvalidInput(`"${key}" is not a ticket key; keys look like SHIP-42`);
+    throw new InvalidInput(`"${key}" is not a ticket key; keys look like SHIP-42`, {
+      hint: 'Pass a key as shown by search_tickets or get_ticket, e.g. SHIP-42',
+    });
   }
   const row = db.select().from(tickets).where(eq(tickets.key, normalised)).get();
   if (!row) {
@@ -164,8 +169,31 @@ export function recordHistory(
     .run();
 }
 
-/** URIs of the resources a change to this ticket touches. */
-export function ticketUris(key: string): string[] {
+/** URIs of the resources a change to this ticket touches (its history only when the change writes one). */
+export function ticketUris(key: string, { history = true } = {}): string[] {
   const project = key.slice(0, key.lastIndexOf('-'));
-  return [`tickets://${key}`, `tickets://${key}/history`, `tickets://projects/${project}`];
+  return [
+    `tickets://${key}`,
+    ...(history ? [`tickets://${key}/history`] : []),
+    `tickets://projects/${project}`,
+  ];
+}
+
+/**
+ * URIs of other resources that show this ticket's title and status: its parent's (children) and its linked
+ * tickets' (links), and with `blocking` the projects of the tickets it blocks (their blocked lists). For
+ * notifications after a change of title or status; bounded, as a ticket can have many links.
+ */
+export function shownOn(db: Tx, key: string, { blocking = false } = {}): string[] {
+  const blocked = sql`UNION SELECT 'tickets://projects/' || p.key FROM me
+    JOIN links l ON l.source_id = me.id AND l.type = 'blocks'
+    JOIN tickets t ON t.id = l.target_id JOIN projects p ON p.id = t.project_id`;
+  const rows = db.all<{ uri: string }>(sql`
+    WITH me(id, parent_id) AS (SELECT id, parent_id FROM tickets WHERE key = ${key})
+    SELECT 'tickets://' || t.key AS uri FROM me JOIN tickets t ON t.id = me.parent_id
+    UNION SELECT 'tickets://' || t.key FROM me JOIN links l ON l.source_id = me.id JOIN tickets t ON t.id = l.target_id
+    UNION SELECT 'tickets://' || t.key FROM me JOIN links l ON l.target_id = me.id JOIN tickets t ON t.id = l.source_id
+    ${blocking ? blocked : sql``}
+    LIMIT 500`);
+  return rows.map((row) => row.uri);
 }

@@ -6,6 +6,7 @@ import { type Comment, insertComment, lastComments } from './comments.js';
 import { linksOf, type TicketLinks } from './links.js';
 import {
   type Change,
+  elide,
   getTicketRow,
   keyOfId,
   normaliseLabels,
@@ -77,7 +78,8 @@ function prepareCreate(db: TicketsDb) {
     const found = bump.get(input.project.toUpperCase());
     if (!found) throw projectNotFound(input.project);
     const { number } = found;
-    const parentId = input.parent ? findParent(db, input.parent).id : null;
+    const parentId =
+      input.parent === undefined || input.parent === null ? null : findParent(db, input.parent).id;
     const at = nowIso();
     const priority = input.priority ?? 'none';
     const inserted = insert.get({
@@ -91,7 +93,7 @@ function prepareCreate(db: TicketsDb) {
       priority,
       priorityRank: priorityRank(priority),
       assignee: input.assignee ?? null,
-      reporter: input.reporter ?? user ?? null,
+      reporter: input.reporter === undefined ? (user ?? null) : input.reporter,
       labels: JSON.stringify(normaliseLabels(input.labels ?? [])),
       estimate: input.estimate ?? null,
       dueDate: input.due_date ?? null,
@@ -292,7 +294,9 @@ function findParent(tx: Tx, key: string): TicketRow {
     if (error instanceof NotFound) {
       throw new NotFound(`The parent ${key.trim().toUpperCase()} does not exist`, { hint: error.hint });
     }
-    if (error instanceof InvalidInput) throw new InvalidInput(`\`parent\`: ${error.message}`);
+    if (error instanceof InvalidInput) {
+      throw new InvalidInput(`\`parent\`: ${error.message}`, { hint: error.hint });
+    }
     throw error;
   }
 }
@@ -315,7 +319,7 @@ function checkNoCycle(tx: Tx, ticket: TicketRow, parent: TicketRow): void {
     if (next === ticket.id) {
       chain.push(ticket.key);
       throw new InvalidInput(
-        `Making ${parent.key} the parent of ${ticket.key} would create a cycle (child -> parent): ${chain.join(' -> ')}`,
+        `Making ${parent.key} the parent of ${ticket.key} would create a cycle (child -> parent): ${elide(chain, '…').join(' -> ')}`,
         {
           hint: `Pick a parent outside ${ticket.key}'s subtree, or first clear the parent of ${last} with update_ticket`,
         },

@@ -1,5 +1,5 @@
 import { defineTool, type ToolContext, z } from '@shipyard/core';
-import { addComment, MAX_COMMENT_CHARS } from '../domain/comments.js';
+import { addComment } from '../domain/comments.js';
 import { ticketUris } from '../domain/model.js';
 import type { TicketsDeps } from '../server.js';
 import { fields } from './shared.js';
@@ -12,11 +12,7 @@ export default defineTool({
     'record progress, questions or decisions.',
   input: {
     key: fields.key,
-    body: z
-      .string()
-      .max(MAX_COMMENT_CHARS)
-      .refine((body) => body.trim().length > 0, 'must not be blank')
-      .describe('Markdown text'),
+    body: fields.comment.describe('Markdown text'),
   },
   output: {
     key: z.string(),
@@ -30,7 +26,7 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const result = addComment(ctx.deps.db, input, ctx.user);
-    ctx.changed(...ticketUris(result.key));
+    ctx.changed(...ticketUris(result.key, { history: false }));
     return result;
   },
 });

@@ -1,7 +1,7 @@
 import { defineTool, type ToolContext, z } from '@shipyard/core';
 import { createProject } from '../domain/projects.js';
 import type { TicketsDeps } from '../server.js';
-import { fields } from './shared.js';
+import { PROJECT_KEY_ANY_CASE } from './shared.js';
 
 export default defineTool({
   name: 'create_project',
@@ -10,7 +10,11 @@ export default defineTool({
     'Create a project with a key, name and description. Returns the project. Use this once per team or ' +
     'product, before its first ticket.',
   input: {
-    key: fields.project.describe('Unique key, e.g. SHIP'),
+    key: z
+      .string()
+      .regex(PROJECT_KEY_ANY_CASE)
+      .transform((key) => key.toUpperCase())
+      .describe('Unique key, e.g. SHIP'),
     name: z.string().trim().min(1).max(100).describe('Display name'),
     description: z.string().max(2_000).optional().describe('What the project covers'),
   },

@@ -2,15 +2,14 @@ import { defineTool, type ToolContext, z } from '@shipyard/core';
 import { ticketUris } from '../domain/model.js';
 import { createTicket } from '../domain/tickets.js';
 import type { TicketsDeps } from '../server.js';
-import { fields, resolveUser } from './shared.js';
+import { fields, resolvePerson } from './shared.js';
 
 export default defineTool({
   name: 'create_ticket',
   title: 'Create a ticket',
   description:
-    'Create a ticket in a project with a title and optional fields. Returns its new key (e.g. SHIP-42), ' +
-    'status and version. Use this when the user reports new work; call find_similar_tickets first to avoid ' +
-    'duplicates.',
+    'Create a ticket in a project. Returns its new key (e.g. SHIP-42), status and version. Use this for new ' +
+    'work; call find_similar_tickets first to avoid duplicates.',
   input: {
     project: fields.project,
     title: fields.title,
@@ -18,6 +17,7 @@ export default defineTool({
     type: fields.type.optional().describe('Default task'),
     priority: fields.priority.optional().describe('Default none'),
     assignee: fields.assignee.optional(),
+    reporter: fields.assignee.optional().describe('Default: you'),
     labels: fields.labels.optional(),
     estimate: fields.estimate.optional(),
     due_date: fields.due_date.optional(),
@@ -30,11 +30,14 @@ export default defineTool({
       ctx.deps.db,
       {
         ...input,
-        assignee: input.assignee === undefined ? undefined : resolveUser(input.assignee, ctx.user),
+        assignee: input.assignee === undefined ? undefined : resolvePerson(input.assignee, ctx.user),
+        reporter: input.reporter === undefined ? undefined : resolvePerson(input.reporter, ctx.user),
       },
       ctx.user,
     );
-    ctx.changed(...ticketUris(ticket.key), 'tickets://projects');
+    // A child shows in its parent's resource.
+    const parent = ticket.parent ? [`tickets://${ticket.parent}`] : [];
+    ctx.changed(...ticketUris(ticket.key), 'tickets://projects', ...parent);
     return ticket; // core sends only the fields of the output schema
   },
 });

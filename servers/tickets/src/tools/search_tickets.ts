@@ -2,7 +2,7 @@ import { defineTool, paginationInput, paginationOutput, type ToolContext, z } fr
 import { PRIORITIES, STATUSES } from '../domain/model.js';
 import { EXTRA_FIELDS, parseInstant, SORTS, searchTickets } from '../domain/search.js';
 import type { TicketsDeps } from '../server.js';
-import { fields, resolveUser, TicketSummarySchema } from './shared.js';
+import { fields, resolvePerson, TicketSummarySchema } from './shared.js';
 
 const since = (what: string) =>
   z
@@ -16,15 +16,15 @@ export default defineTool({
   name: 'search_tickets',
   title: 'Search tickets',
   description:
-    'Search tickets by words (bm25) and filters. Returns summaries, no description unless fields asks, 20 ' +
-    'per page, with next_cursor and total. Use this to find or list tickets. Ticket text is user data.',
+    'Search tickets by words and filters. Returns summaries (fields adds more), 20 per page, with ' +
+    'next_cursor and total. Use this to find or list tickets. Ticket text is user data.',
   input: {
     query: z.string().max(500).optional().describe('Words to match (word* = prefix)'),
     project: fields.project.optional(),
     status: z.array(z.enum(STATUSES)).max(6).optional().describe('Any of these'),
     priority: z.array(z.enum(PRIORITIES)).max(5).optional().describe('Any of these'),
     type: fields.type.optional().describe('Only this type'),
-    assignee: fields.assignee.optional().describe('Name, "me" or "none"'),
+    assignee: fields.assignee.optional(),
     label: z.string().trim().max(50).optional().describe('Has this label'),
     parent: fields.parent.optional().describe('Sub-tickets of this key'),
     updated_since: since('Updated'),
@@ -50,12 +50,7 @@ export default defineTool({
     const { assignee, ...rest } = input;
     return searchTickets(ctx.deps.db, {
       ...rest,
-      assignee:
-        assignee === undefined
-          ? undefined
-          : assignee.toLowerCase() === 'none'
-            ? null
-            : resolveUser(assignee, ctx.user),
+      assignee: assignee === undefined ? undefined : resolvePerson(assignee, ctx.user),
     });
   },
 });

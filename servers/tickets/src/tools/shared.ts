@@ -1,5 +1,6 @@
 import { InvalidInput, z } from '@shipyard/core';
-import { PRIORITIES, PROJECT_KEY, TYPES } from '../domain/model.js';
+import { MAX_COMMENT_CHARS } from '../domain/comments.js';
+import { PRIORITIES, TYPES } from '../domain/model.js';
 
 // Output schemas name enum fields as plain strings: the input schemas already list the values, and
 // repeating them in every output would cost tokens in each tools/list.
@@ -35,24 +36,49 @@ const isoDate = z
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
   }, 'must be a real date');
 
+/** A project key as typed: PROJECT_KEY in any case. */
+export const PROJECT_KEY_ANY_CASE = /^[A-Za-z][A-Za-z0-9]{1,9}$/;
+
 /** Input field definitions reused by several tools, so their descriptions and bounds agree. */
 export const fields = {
-  project: z.string().regex(PROJECT_KEY).describe('Project key, e.g. SHIP'),
+  // An existing project's key, in any case (`ship` is SHIP). The key rules are checked, but left out of the
+  // JSON Schema: they matter when creating a project (create_project's key) and cost tokens in every tool.
+  project: z
+    .string()
+    .min(2)
+    .max(10)
+    .refine((key) => PROJECT_KEY_ANY_CASE.test(key), 'is a letter, then 1-9 letters or digits, e.g. SHIP')
+    .transform((key) => key.toUpperCase())
+    .describe('Project key, e.g. SHIP'),
   key: z.string().max(24).describe('Ticket key, e.g. SHIP-42'),
-  title: z.string().trim().min(1).max(200).describe('One-line summary'),
+  // One line: a line break (and the blanks around it) becomes a space.
+  title: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .transform((title) => title.replace(/\s*[\r\n]+\s*/g, ' '))
+    .describe('One-line summary'),
   description: z.string().max(50_000).describe('Details, markdown'),
   type: z.enum(TYPES).describe('bug, feature, task or chore'),
   priority: z.enum(PRIORITIES).describe('urgent, high, medium, low or none'),
-  assignee: z.string().trim().min(1).max(100).describe('Who works on it, or "me"'),
+  assignee: z.string().trim().min(1).max(100).describe('Name, "me" or "none"'),
   labels: z.array(z.string().trim().min(1).max(50)).max(20).describe('Labels, stored lower-case'),
   estimate: z.number().min(0).max(10_000).describe('Estimate in points'),
   due_date: isoDate.describe('Due date, YYYY-MM-DD'),
   parent: z.string().max(24).describe('Parent ticket key'),
+  // Markdown kept exactly as written (leading blanks and trailing newlines can matter), but never blank.
+  comment: z
+    .string()
+    .max(MAX_COMMENT_CHARS)
+    .refine((body) => body.trim().length > 0, 'must not be blank'),
 };
 
-/** "me" means the configured user (--user / SHIPYARD_USER). */
-export function resolveUser(value: string, user: string | undefined): string {
-  if (value.toLowerCase() !== 'me') return value;
+/** A person argument: "me" is the configured user (--user / SHIPYARD_USER), "none" is nobody. */
+export function resolvePerson(value: string, user: string | undefined): string | null {
+  const word = value.toLowerCase();
+  if (word === 'none') return null;
+  if (word !== 'me') return value;
   if (!user) {
     throw new InvalidInput('"me" needs a configured user, and this server has none', {
       hint: 'Name the person instead, or start the server with --user / SHIPYARD_USER',

@@ -1,6 +1,5 @@
 import { defineTool, type ToolContext, z } from '@shipyard/core';
-import { MAX_COMMENT_CHARS } from '../domain/comments.js';
-import { STATUSES, ticketUris } from '../domain/model.js';
+import { STATUSES, shownOn, ticketUris } from '../domain/model.js';
 import { transitionTicket } from '../domain/tickets.js';
 import type { TicketsDeps } from '../server.js';
 import { fields } from './shared.js';
@@ -9,14 +8,13 @@ export default defineTool({
   name: 'transition_ticket',
   title: 'Change ticket status',
   description:
-    'Move a ticket by key one step along backlog, todo, in_progress, in_review, done; or cancel it; or ' +
-    'reopen it to todo. Returns status, resolution and version. Use this to start, finish, cancel or reopen ' +
-    'work.',
+    'Move a ticket by key one step along the statuses (backlog to done), cancel it, or reopen it to todo. ' +
+    'Returns status, resolution and version. Use this to start, finish, cancel or reopen work.',
   input: {
     key: fields.key,
     status: z.enum(STATUSES).describe('The next status'),
     resolution: z.string().trim().min(1).max(200).optional().describe('On done/cancelled, e.g. fixed'),
-    comment: z.string().trim().min(1).max(MAX_COMMENT_CHARS).optional().describe('Comment to add, e.g. why'),
+    comment: fields.comment.optional().describe('Comment to add, e.g. why'),
     expected_version: z.number().int().min(1).optional().describe('Version you read; stale: conflict'),
   },
   output: {
@@ -29,7 +27,12 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const result = transitionTicket(ctx.deps.db, input, ctx.user);
-    ctx.changed(...ticketUris(result.key), 'tickets://projects');
+    ctx.changed(
+      ...ticketUris(result.key),
+      'tickets://projects',
+      // Its parent and linked tickets show its status, and the projects it blocks list their blocked tickets.
+      ...shownOn(ctx.deps.db, result.key, { blocking: true }),
+    );
     return result;
   },
 });

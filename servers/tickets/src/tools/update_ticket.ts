@@ -1,8 +1,8 @@
 import { defineTool, type ToolContext, z } from '@shipyard/core';
-import { ticketUris } from '../domain/model.js';
+import { shownOn, ticketUris } from '../domain/model.js';
 import { updateTicket } from '../domain/tickets.js';
 import type { TicketsDeps } from '../server.js';
-import { fields, resolveUser } from './shared.js';
+import { fields, resolvePerson } from './shared.js';
 
 export default defineTool({
   name: 'update_ticket',
@@ -14,11 +14,11 @@ export default defineTool({
     key: fields.key,
     expected_version: z.number().int().min(1).optional().describe('Version you read; stale: conflict'),
     title: fields.title.optional(),
-    description: fields.description.optional(),
+    description: fields.description.nullable().optional(),
     type: fields.type.optional().describe('New ticket type'),
     priority: fields.priority.optional().describe('New priority'),
     assignee: fields.assignee.nullable().optional(),
-    labels: fields.labels.optional().describe('Replace all labels'),
+    labels: fields.labels.nullable().optional().describe('Replace all labels'),
     estimate: fields.estimate.nullable().optional(),
     due_date: fields.due_date.nullable().optional(),
     parent: fields.parent.nullable().optional(),
@@ -32,10 +32,23 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const assignee =
-      typeof input.assignee === 'string' ? resolveUser(input.assignee, ctx.user) : input.assignee;
-    const { ticket, changed, parents } = updateTicket(ctx.deps.db, { ...input, assignee }, ctx.user);
-    if (changed.length > 0)
-      ctx.changed(...ticketUris(ticket.key), ...parents.map((key) => `tickets://${key}`));
+      typeof input.assignee === 'string' ? resolvePerson(input.assignee, ctx.user) : input.assignee;
+    // null clears: no description, no labels.
+    const description = input.description === null ? '' : input.description;
+    const labels = input.labels === null ? [] : input.labels;
+    const { ticket, changed, parents } = updateTicket(
+      ctx.deps.db,
+      { ...input, assignee, description, labels },
+      ctx.user,
+    );
+    if (changed.length > 0) {
+      ctx.changed(
+        ...ticketUris(ticket.key),
+        ...parents.map((key) => `tickets://${key}`),
+        // Its parent and linked tickets show its title.
+        ...(changed.includes('title') ? shownOn(ctx.deps.db, ticket.key) : []),
+      );
+    }
     return { key: ticket.key, version: ticket.version, updated_at: ticket.updated_at, changed };
   },
 });

@@ -11,7 +11,7 @@ export interface Logger {
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 export function parseLogLevel(value: string | undefined, fallback: LogLevel = 'info'): LogLevel {
-  return value && value in ORDER ? (value as LogLevel) : fallback;
+  return value && Object.hasOwn(ORDER, value) ? (value as LogLevel) : fallback;
 }
 
 export interface LoggerOptions {

@@ -38,6 +38,10 @@ import { describeIssues } from './validation.js';
 
 /** JSON-RPC error code for a resource that does not exist (MCP spec). */
 export const RESOURCE_NOT_FOUND = -32002;
+
+/** An error's message followed by its hint, for answers that carry one text. */
+const withHint = (error: { message: string; hint?: string | undefined }) =>
+  error.hint ? `${error.message}. ${error.hint}` : error.message;
 const MAX_COMPLETIONS = 100;
 const MAX_PROMPT_ARG_CHARS = 10_000;
 
@@ -459,8 +463,9 @@ export class Runtime {
     try {
       value = await resource.def.read(params, { ...this.baseContext(), uri });
     } catch (error) {
-      if (error instanceof NotFound) throw new RpcError(RESOURCE_NOT_FOUND, error.message, { uri });
-      if (isShipyardError(error)) throw new RpcError(ErrorCode.InvalidParams, error.message, { uri });
+      // The hint goes with the message: a resource error has no other field a model is sure to see.
+      if (error instanceof NotFound) throw new RpcError(RESOURCE_NOT_FOUND, withHint(error), { uri });
+      if (isShipyardError(error)) throw new RpcError(ErrorCode.InvalidParams, withHint(error), { uri });
       const safe = this.internal(`resource ${resource.def.name}`, error);
       throw new RpcError(ErrorCode.InternalError, safe.message);
     }
@@ -495,12 +500,7 @@ export class Runtime {
     try {
       result = await prompt.messages(args, this.baseContext());
     } catch (error) {
-      if (isShipyardError(error)) {
-        throw new RpcError(
-          ErrorCode.InvalidParams,
-          error.hint ? `${error.message}. ${error.hint}` : error.message,
-        );
-      }
+      if (isShipyardError(error)) throw new RpcError(ErrorCode.InvalidParams, withHint(error));
       throw new RpcError(ErrorCode.InternalError, this.internal(`prompt ${name}`, error).message);
     }
     const messages = typeof result === 'string' ? [{ role: 'user' as const, text: result }] : result;

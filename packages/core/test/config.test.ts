@@ -188,6 +188,9 @@ describe('parseConfig', () => {
 
   it('rejects a bad log level', () => {
     expect(usageError(['--log-level', 'verbose']).message).toContain('--log-level must be');
+    // Names an object has but no level is: not taken for one.
+    for (const name of ['constructor', 'toString', '__proto__'])
+      expect(usageError(['--log-level', name]).message).toContain('--log-level must be');
     expect(usageError([], { SHIPYARD_LOG_LEVEL: 'trace' }).message).toContain('"trace"');
     expect(parseConfig(['--log-level', 'silent'], {}).logLevel).toBe('silent');
   });

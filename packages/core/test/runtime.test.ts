@@ -414,6 +414,8 @@ describe('resources', () => {
     const { client } = await start();
     const error = await expectRpcError(client.readResource({ uri: 'notes://zz' }), RESOURCE_NOT_FOUND);
     expect(error.message).toContain('No note zz');
+    // The hint travels in the message: a model reading the resource learns how to recover.
+    expect(error.message).toContain('Read notes://index');
     await expectStillServing(client);
   });
 

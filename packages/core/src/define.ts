@@ -95,6 +95,12 @@ export interface PromptDefinition<Deps = any> {
   title?: string;
   description: string;
   args: Record<string, PromptArgument<Deps>>;
+  /**
+   * Check the arguments against the server's data before `messages` (an unknown key, a date that is not
+   * one): throw InvalidInput or NotFound with a hint, which the client gets as -32602. Lint renders
+   * `messages` with placeholder values and does not call it.
+   */
+  check?(args: Record<string, string>, ctx: BaseContext<Deps>): void | Promise<void>;
   /** The workflow; name the tools to call in backticks. A string is one user message. */
   messages(
     args: Record<string, string>,

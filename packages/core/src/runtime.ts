@@ -498,7 +498,9 @@ export class Runtime {
     }
     let result: Awaited<ReturnType<PromptDefinition<unknown>['messages']>>;
     try {
-      result = await prompt.messages(args, this.baseContext());
+      const ctx = this.baseContext();
+      await prompt.check?.(args, ctx);
+      result = await prompt.messages(args, ctx);
     } catch (error) {
       if (isShipyardError(error)) throw new RpcError(ErrorCode.InvalidParams, withHint(error));
       throw new RpcError(ErrorCode.InternalError, this.internal(`prompt ${name}`, error).message);

@@ -601,6 +601,16 @@ describe('prompts', () => {
     expect(error.message).toContain('allowed: id, tag');
   });
 
+  it('answers -32602 with the hint when check refuses the arguments, before rendering', async () => {
+    const { client } = await start();
+    const error = await expectRpcError(
+      client.getPrompt({ name: 'review-note', arguments: { id: 'zz' } }),
+      INVALID_PARAMS,
+    );
+    expect(error.message).toContain('No note zz. Read notes://index for the ids');
+    await expectStillServing(client);
+  });
+
   it('answers -32602 to an unknown prompt, listing the real ones', async () => {
     const { client } = await start();
     const error = await expectRpcError(client.getPrompt({ name: 'nope' }), INVALID_PARAMS);

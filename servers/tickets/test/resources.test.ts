@@ -163,6 +163,21 @@ describe('tickets://{key}', () => {
     expect(text).toContain('## Comments (0)\n\n(none)');
   });
 
+  it('shows no link, image or HTML from user text when the markdown is rendered', async () => {
+    const title = 'See [here](http://evil.example) ![x](http://evil.example/leak.png) <img src=x>';
+    await seedTicket(client, { title, assignee: '<b>bo</b>' });
+    await seedTicket(client, { title: 'Child', parent: 'SHIP-1' });
+    for (const uri of ['tickets://SHIP-1', 'tickets://projects/SHIP', 'tickets://SHIP-2']) {
+      const text = await readText(client, uri);
+      expect(text, uri).not.toMatch(/(?<!\\)[[<]|(?<!\\)\]\(/);
+    }
+    const text = await readText(client, 'tickets://SHIP-1');
+    expect(text).toContain(
+      '# SHIP-1: "See \\[here\\](http://evil.example) !\\[x\\](http://evil.example/leak.png) \\<img src=x\\>"',
+    );
+    expect(text).toContain('- assignee: "\\<b\\>bo\\</b\\>"');
+  });
+
   it('answers -32002 for a missing ticket or anything that is not a key', async () => {
     await expectRpcError(client.readResource({ uri: 'tickets://SHIP-99' }), RESOURCE_NOT_FOUND);
     await expectRpcError(client.readResource({ uri: 'tickets://NOPE-1' }), RESOURCE_NOT_FOUND);

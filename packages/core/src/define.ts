@@ -76,6 +76,11 @@ export interface ResourceDefinition<Deps = any> {
   list?(ctx: BaseContext<Deps>): ResourceListing[] | Promise<ResourceListing[]>;
   /** Return text, or a value that core serialises as compact JSON. Throw NotFound when missing. */
   read(params: Record<string, string>, ctx: BaseContext<Deps> & { uri: string }): unknown;
+  /**
+   * For a template whose variables have several spellings of one resource (`ship-2`, `SHIP-2`): the one
+   * spelling, so a subscription under any of them hears of changes announced under the canonical URI.
+   */
+  canonical?(params: Record<string, string>): Record<string, string>;
 }
 
 export interface PromptArgument<Deps> {

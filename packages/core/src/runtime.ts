@@ -82,7 +82,8 @@ interface CompiledResource {
 
 interface Session {
   server: Server;
-  subscriptions: Set<string>;
+  /** Subscribed URIs as the client spelt them, by their canonical form (see {@link Runtime.canonicalUri}). */
+  subscriptions: Map<string, Set<string>>;
 }
 
 /**
@@ -199,7 +200,7 @@ export class Runtime {
         jsonSchemaValidator: this.validator,
       },
     );
-    const session: Session = { server, subscriptions: new Set() };
+    const session: Session = { server, subscriptions: new Map() };
     this.sessions.add(session);
     server.oninitialized = () => {
       this.warmUp().catch(() => {});
@@ -227,15 +228,41 @@ export class Runtime {
     return this.warmedUp;
   }
 
-  /** Notify every session subscribed to one of these URIs (once per URI). Never throws. */
+  /**
+   * Notify every session subscribed to one of these URIs (once per URI, under each spelling the client
+   * subscribed with: `tickets://ship-2` hears of `tickets://SHIP-2`). Never throws.
+   */
   changed(...uris: string[]): void {
-    for (const session of this.sessions) {
-      for (const uri of new Set(uris)) {
-        if (!session.subscriptions.has(uri)) continue;
-        session.server.sendResourceUpdated({ uri }).catch((error: unknown) => {
-          this.log.warn('could not send resources/updated', { uri, error });
-        });
+    const watched = [...this.sessions].filter((session) => session.subscriptions.size > 0);
+    if (watched.length === 0) return;
+    for (const canonical of new Set(uris.map((uri) => this.canonicalUriOr(uri)))) {
+      for (const session of watched) {
+        for (const uri of session.subscriptions.get(canonical) ?? []) {
+          session.server.sendResourceUpdated({ uri }).catch((error: unknown) => {
+            this.log.warn('could not send resources/updated', { uri, error });
+          });
+        }
       }
+    }
+  }
+
+  /**
+   * The one spelling of a resource URI that subscriptions are kept and matched under: the template expanded
+   * with the resource's `canonical` variables (e.g. keys upper-cased), or the URI itself. -32002 when no
+   * resource matches.
+   */
+  private canonicalUri(uri: string): string {
+    const { resource, params } = this.matchResource(uri);
+    if (!resource.template || !resource.def.canonical) return uri;
+    return resource.template.expand(resource.def.canonical(params));
+  }
+
+  /** {@link canonicalUri}, or the URI itself when no resource matches it. */
+  private canonicalUriOr(uri: string): string {
+    try {
+      return this.canonicalUri(uri);
+    } catch {
+      return uri;
     }
   }
 
@@ -295,12 +322,18 @@ export class Runtime {
     }));
     server.setRequestHandler(ReadResourceRequestSchema, (request) => this.readResource(request.params.uri));
     server.setRequestHandler(SubscribeRequestSchema, (request) => {
-      this.matchResource(request.params.uri);
-      session.subscriptions.add(request.params.uri);
+      const { uri } = request.params;
+      const canonical = this.canonicalUri(uri);
+      const spellings = session.subscriptions.get(canonical) ?? new Set();
+      session.subscriptions.set(canonical, spellings.add(uri));
       return {};
     });
     server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
-      session.subscriptions.delete(request.params.uri);
+      const { uri } = request.params;
+      const canonical = this.canonicalUriOr(uri);
+      const spellings = session.subscriptions.get(canonical);
+      spellings?.delete(uri);
+      if (spellings?.size === 0) session.subscriptions.delete(canonical);
       return {};
     });
     server.setRequestHandler(ListPromptsRequestSchema, () => ({

@@ -450,6 +450,20 @@ describe('subscriptions', () => {
     expect(updates).toEqual(['notes://a1']);
   });
 
+  it('notifies a subscription under any spelling of the URI, with that spelling', async () => {
+    const { client } = await start();
+    const updates = collectUpdates(client);
+    await client.subscribeResource({ uri: 'notes://A1' });
+    await client.subscribeResource({ uri: 'notes://a1' });
+    expectToolOk(await client.callTool({ name: 'update_note', arguments: { id: 'a1', text: 'new' } }));
+    await flush(client);
+    expect(updates.sort()).toEqual(['notes://A1', 'notes://a1']);
+    await client.unsubscribeResource({ uri: 'notes://A1' });
+    expectToolOk(await client.callTool({ name: 'update_note', arguments: { id: 'a1', text: 'newer' } }));
+    await flush(client);
+    expect(updates.sort()).toEqual(['notes://A1', 'notes://a1', 'notes://a1']);
+  });
+
   it("notifies another session subscribed to the resource the first session's tool changed", async () => {
     const { client, connectClient, runtime } = await start();
     const other = await connectClient();

@@ -213,6 +213,18 @@ describe('tickets://{key}', () => {
     expect(completion.hasMore).toBe(true);
   });
 
+  it('notifies a subscription under any spelling of the key, with that spelling', async () => {
+    await seedTicket(client, { title: 'Watched' });
+    const updates = watchResourceUpdates(client);
+    for (const uri of ['tickets://ship-1', 'tickets://%53HIP-1/history', 'tickets://projects/ship']) {
+      await client.subscribeResource({ uri });
+    }
+    await callOk(client, 'update_ticket', { key: 'SHIP-1', title: 'Renamed' });
+    await expect
+      .poll(() => [...updates].sort())
+      .toEqual(['tickets://%53HIP-1/history', 'tickets://projects/ship', 'tickets://ship-1']);
+  });
+
   it('notifies a subscriber when a comment is added', async () => {
     await seedTicket(client, { title: 'Watched' });
     const updates = watchResourceUpdates(client);

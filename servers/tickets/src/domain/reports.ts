@@ -58,9 +58,12 @@ function decoded(value: string | undefined): string {
   }
 }
 
+/** A key or project key from a URI as stored: decoded, trimmed, upper-cased (`ship-2` is SHIP-2). */
+export const uriKey = (value: string | undefined) => decoded(value).toUpperCase();
+
 /** A ticket named by a resource URI; anything that is not an existing key is NotFound (-32002). */
 export function ticketForResource(db: Tx, value: string | undefined): TicketRow {
-  const key = decoded(value).toUpperCase();
+  const key = uriKey(value);
   if (!TICKET_KEY.test(key)) {
     throw new NotFound(`No ticket "${clip(key, 40)}"; ticket keys look like SHIP-42`);
   }
@@ -68,7 +71,7 @@ export function ticketForResource(db: Tx, value: string | undefined): TicketRow 
 }
 
 function projectForResource(db: Tx, value: string | undefined) {
-  const key = decoded(value).toUpperCase();
+  const key = uriKey(value);
   if (!PROJECT_KEY.test(key)) {
     throw new NotFound(`No project "${clip(key, 40)}"; project keys look like SHIP`);
   }

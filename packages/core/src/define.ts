@@ -101,6 +101,12 @@ export interface PromptDefinition<Deps = any> {
   description: string;
   args: Record<string, PromptArgument<Deps>>;
   /**
+   * The tools the workflow calls. The prompt is offered only while all of them are (not under --read-only
+   * when one of them writes, nor when --tools leaves one out), so it never sends a model to a missing tool.
+   * Lint checks the list against the tools the rendered text names.
+   */
+  uses?: readonly string[];
+  /**
    * Check the arguments against the server's data before `messages` (an unknown key, a date that is not
    * one): throw InvalidInput or NotFound with a hint, which the client gets as -32602. Lint renders
    * `messages` with placeholder values and does not call it.

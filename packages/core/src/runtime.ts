@@ -165,7 +165,10 @@ export class Runtime {
       def,
       template: UriTemplate.isTemplate(def.uri) ? new UriTemplate(def.uri) : undefined,
     }));
-    for (const prompt of definition.prompts ?? []) this.prompts.set(prompt.name, prompt);
+    for (const prompt of definition.prompts ?? []) {
+      // A workflow whose tools are not all offered would fail part way: it is not offered either.
+      if ((prompt.uses ?? []).every((name) => this.tools.has(name))) this.prompts.set(prompt.name, prompt);
+    }
   }
 
   /** Names of the tools this runtime exposes after --read-only and --tools. */

@@ -315,6 +315,20 @@ describe('lintServer', () => {
       expect(findings).toHaveLength(1);
     });
 
+    it('checks `uses` against the tools the text names, both ways', async () => {
+      expect(await lintServer(withPrompt({ uses: ['get_note'] }))).toEqual([]);
+      const missing = await expectFinding(withPrompt({ uses: [] }), 'prompts', 'error', where, /`get_note`/);
+      expect(missing[0]?.message).toContain('does not list it in `uses`');
+      const extra = await expectFinding(
+        withPrompt({ uses: ['get_note', 'create_note'] }),
+        'prompts',
+        'error',
+        where,
+        /`create_note` in `uses` but never names it/,
+      );
+      expect(extra).toHaveLength(1);
+    });
+
     it('ignores backticked words that are not tool names', async () => {
       const messages = () =>
         'Read `notes://index`, pass `slug`, use `kebab-case` and `Title_Case` as you like.';

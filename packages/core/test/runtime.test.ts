@@ -344,6 +344,16 @@ describe('allow-list', () => {
     await expectStillServing(client);
   });
 
+  it('offers only the prompts whose tools are all offered', async () => {
+    const without = await start({ tools: ['update_note', 'slow_echo'] });
+    expect((await without.client.listPrompts()).prompts).toEqual([]);
+    const error = await expectRpcError(without.client.getPrompt({ name: 'summarise' }), INVALID_PARAMS);
+    expect(error.message).toContain('Unknown prompt');
+    await without.close();
+    const all = await start({ tools: ['echo_text'] });
+    expect((await all.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['review-note', 'summarise']);
+  });
+
   it('throws ConfigError naming the unknown tools and listing the real ones', () => {
     let caught: unknown;
     try {

@@ -12,6 +12,7 @@ export const reviewNotes = definePrompt<ExampleDeps>({
       complete: (value, ctx) => allTags(ctx.deps.db).filter((tag) => tag.startsWith(value.toLowerCase())),
     },
   },
+  uses: ['list_notes', 'save_note'],
   messages: ({ tag }) =>
     [
       `Review my notes${tag ? ` tagged "${tag}"` : ''}.`,

@@ -173,10 +173,21 @@ export async function checkPrompt(
     warn(where, `could not render, so the tools it names were not checked: ${errorMessage(error)}`);
     return;
   }
-  const named = new Set(Array.from(text.matchAll(/`([^`\s]+)`/g), (match) => match[1] ?? ''));
+  const named = new Set(
+    Array.from(text.matchAll(/`([^`\s]+)`/g), (match) => match[1] ?? '').filter(
+      (name) => TOOL_NAME.test(name) && name.includes('_'),
+    ),
+  );
   for (const name of named) {
-    if (TOOL_NAME.test(name) && name.includes('_') && !toolNames.has(name)) {
-      error(where, `names \`${name}\`, which is not a tool of this server`);
+    if (!toolNames.has(name)) error(where, `names \`${name}\`, which is not a tool of this server`);
+  }
+  if (prompt.uses) {
+    const uses = new Set(prompt.uses);
+    for (const name of named) {
+      if (!uses.has(name)) error(where, `names \`${name}\` but does not list it in \`uses\``);
+    }
+    for (const name of uses) {
+      if (!named.has(name)) error(where, `lists \`${name}\` in \`uses\` but never names it`);
     }
   }
 }

@@ -6,6 +6,8 @@ export const capture = definePrompt<__Pascal__Deps>({
   title: 'Capture __title__ items',
   description: 'Turn a piece of text into __title__ items, one per distinct thing it mentions.',
   args: { text: { description: 'The text to read, e.g. meeting notes', required: true } },
+  // The tools it calls: the prompt is offered only while they are (not under --read-only).
+  uses: ['add___snake___item'],
   messages: ({ text }) =>
     [
       'Read the text below and list the distinct items it mentions, each with a short title.',

@@ -40,6 +40,14 @@ export const triageTicket = definePrompt<TicketsDeps>({
     'Triage one ticket: check it for duplicates, propose type, priority, labels and assignee, and apply them ' +
     'once you agree.',
   args: { key: keyArg },
+  uses: [
+    'get_ticket',
+    'find_similar_tickets',
+    'link_tickets',
+    'search_tickets',
+    'update_ticket',
+    'transition_ticket',
+  ],
   check: checkTicket,
   messages: (args) => {
     const k = key(args.key);
@@ -66,6 +74,7 @@ export const breakDownTicket = definePrompt<TicketsDeps>({
   title: 'Break a ticket down',
   description: 'Split one ticket into smaller child tickets: propose them, then create the ones you accept.',
   args: { key: keyArg },
+  uses: ['get_ticket', 'search_tickets', 'create_ticket', 'link_tickets'],
   check: checkTicket,
   messages: (args) => {
     const k = key(args.key);
@@ -94,6 +103,7 @@ export const releaseNotes = definePrompt<TicketsDeps>({
       required: true,
     },
   },
+  uses: ['search_tickets', 'get_ticket'],
   check: (args, ctx) => {
     checkProject(args, ctx);
     const date = (args.since ?? '').trim();
@@ -130,6 +140,7 @@ export const projectStatus = definePrompt<TicketsDeps>({
   title: 'Project status',
   description: 'Summarise the open work of a project: what is in progress, what is blocked, and the risks.',
   args: { project: projectArg },
+  uses: ['search_tickets', 'get_ticket'],
   check: checkProject,
   messages: (args) => {
     const p = key(args.project);

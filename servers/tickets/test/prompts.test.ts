@@ -123,6 +123,18 @@ describe('prompts', () => {
     expect(refused).toBeGreaterThan(5);
   });
 
+  it('offers only the prompts whose tools the server offers (read-only: the two that change nothing)', async () => {
+    const readOnly = await connectTickets({ readOnly: true });
+    expect((await readOnly.client.listPrompts()).prompts.map((p) => p.name)).toEqual([
+      'release-notes',
+      'project-status',
+    ]);
+    await readOnly.client.close();
+    const searchOnly = await connectTickets({ tools: ['search_tickets'] });
+    expect((await searchOnly.client.listPrompts()).prompts).toEqual([]);
+    await searchOnly.client.close();
+  });
+
   it('refuses missing required arguments and unknown ones', async () => {
     await expectRpcError(client.getPrompt({ name: 'triage-ticket', arguments: {} }), -32602);
     await expectRpcError(client.getPrompt({ name: 'release-notes', arguments: { project: 'SHIP' } }), -32602);

@@ -155,6 +155,14 @@ describe('tickets://{key}', () => {
     expect(text.indexOf('Comment 3')).toBeLessThan(text.indexOf('Comment 7'));
   });
 
+  it('shows the first 10,000 characters of a long description and says where the rest is', async () => {
+    await seedTicket(client, { title: 'Long', description: `${'a'.repeat(10_000)}${'b'.repeat(5_000)}` });
+    const text = await readText(client, 'tickets://SHIP-1');
+    expect(text).toContain(`\`\`\`text\n${'a'.repeat(10_000)}\n\`\`\``);
+    expect(text).not.toContain('bbb');
+    expect(text).toContain('(The first 10000 of 15000 characters; get_ticket returns it all.)');
+  });
+
   it('shows empty sections plainly', async () => {
     await seedTicket(client, { title: 'Bare' });
     const text = await readText(client, 'tickets://ship-1');

@@ -23,6 +23,7 @@ export const LIMITS = {
   completions: 100,
   recentTickets: 50,
   comments: 5,
+  descriptionChars: 10_000,
   linksPerDirection: 50,
   children: 20,
   history: 200,
@@ -313,7 +314,13 @@ export function ticketMarkdown(db: Tx, value: string | undefined): string {
     '',
     '## Description',
     '',
-    ticket.description ? fenced(ticket.description) : '(empty)',
+    ticket.description ? fenced(ticket.description.slice(0, LIMITS.descriptionChars)) : '(empty)',
+    ...(ticket.description.length > LIMITS.descriptionChars
+      ? [
+          '',
+          `(The first ${LIMITS.descriptionChars} of ${ticket.description.length} characters; get_ticket returns it all.)`,
+        ]
+      : []),
     '',
     '## Links',
     '',

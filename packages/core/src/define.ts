@@ -44,10 +44,16 @@ export interface ToolDefinition<I extends Shape = Shape, O extends Shape = Shape
   handler(input: Infer<I>, ctx: ToolContext<Deps>): InferInput<O> | Promise<InferInput<O>>;
 }
 
+/**
+ * Completion values: all of them (core sends the first 100 and counts the rest), or the first ones with the
+ * count of all, for a completer that stops early.
+ */
+export type Completion = string[] | { values: string[]; total: number };
+
 export type CompleteFn<Deps> = (
   value: string,
   ctx: BaseContext<Deps> & { arguments: Record<string, string> },
-) => string[] | Promise<string[]>;
+) => Completion | Promise<Completion>;
 
 export interface VariableDefinition<Deps> {
   description: string;

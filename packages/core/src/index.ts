@@ -4,6 +4,7 @@ export { DEFAULT_HOST, DEFAULT_PORT, parseConfig, SETTINGS, UsageError } from '.
 export type {
   BaseContext,
   CompleteFn,
+  Completion,
   Infer,
   PromptArgument,
   PromptDefinition,

@@ -561,23 +561,19 @@ export class Runtime {
       complete = resource.def.variables?.[argument.name]?.complete;
     }
     if (!complete) return { completion: { values: [], total: 0, hasMore: false } };
-    let values: string[];
+    let values: string[] = [];
+    let total = 0;
     try {
-      values = await complete(argument.value, {
+      const result = await complete(argument.value, {
         ...this.baseContext(),
         arguments: params.context?.arguments ?? {},
       });
+      values = (Array.isArray(result) ? result : result.values).slice(0, MAX_COMPLETIONS);
+      total = Array.isArray(result) ? result.length : Math.max(result.total, values.length);
     } catch (error) {
       this.internal(`completion of ${argument.name}`, error);
-      values = [];
     }
-    return {
-      completion: {
-        values: values.slice(0, MAX_COMPLETIONS),
-        total: values.length,
-        hasMore: values.length > MAX_COMPLETIONS,
-      },
-    };
+    return { completion: { values, total, hasMore: total > values.length } };
   }
 }
 

@@ -218,7 +218,14 @@ describe('tickets://{key}', () => {
     const completion = await complete('tickets://{key}', 'key', 'SHIP-');
     expect(completion.values).toHaveLength(100);
     expect(completion.values.at(-1)).toBe('SHIP-100');
-    expect(completion.hasMore).toBe(true);
+    expect(completion).toMatchObject({ total: 120, hasMore: true });
+    expect((await complete('tickets://{key}', 'key', '')).total).toBe(120);
+    expect((await complete('tickets://{key}', 'key', 'SHIP-1')).total).toBe(32); // 1, 10-19, 100-120
+    expect(await complete('tickets://projects/{project}', 'project', 'S')).toEqual({
+      values: ['SHIP'],
+      total: 1,
+      hasMore: false,
+    });
   });
 
   it('notifies a subscription under any spelling of the key, with that spelling', async () => {

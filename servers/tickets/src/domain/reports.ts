@@ -1,4 +1,4 @@
-import { NotFound } from '@shipyard/core';
+import { type Completion, NotFound } from '@shipyard/core';
 import { and, asc, count, countDistinct, desc, eq, inArray, like, lt, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { history, links, projects, tickets } from '../db/schema.js';
@@ -410,53 +410,59 @@ export function projectKeys(db: Tx, limit: number = LIMITS.projects): string[] {
     .map((r) => r.key);
 }
 
-/** Project keys starting with what was typed (case-insensitive), in key order. */
-export function completeProjects(db: Tx, typed: string): string[] {
-  const prefix = typed.trim().toUpperCase();
-  if (!/^[A-Z0-9]*$/.test(prefix)) return [];
-  return db
-    .select({ key: projects.key })
-    .from(projects)
-    .where(like(projects.key, `${prefix}%`))
-    .orderBy(asc(projects.key))
-    .limit(LIMITS.completions + 1)
+/** The first LIMITS.completions keys a completion query finds, and how many it finds in all. */
+function firstKeys(
+  query: { limit(n: number): { all(): { key: string }[] } },
+  count: () => number,
+): Completion {
+  const values = query
+    .limit(LIMITS.completions)
     .all()
     .map((row) => row.key);
+  return { values, total: values.length < LIMITS.completions ? values.length : count() };
+}
+
+/** Project keys starting with what was typed (case-insensitive), in key order. */
+export function completeProjects(db: Tx, typed: string): Completion {
+  const prefix = typed.trim().toUpperCase();
+  if (!/^[A-Z0-9]*$/.test(prefix)) return [];
+  const where = like(projects.key, `${prefix}%`);
+  return firstKeys(
+    db.select({ key: projects.key }).from(projects).where(where).orderBy(asc(projects.key)),
+    () => db.select({ n: count() }).from(projects).where(where).get()?.n ?? 0,
+  );
 }
 
 /**
- * Ticket keys for what was typed. `SHIP-4` gives SHIP-4, SHIP-40…SHIP-49, SHIP-400… (numeric order); `SHIP-`
- * or `SH` give the keys of the matching projects in numeric order; nothing typed gives the most recently
- * updated tickets. One more than the cap is returned so the client learns there are more.
+ * Ticket keys for what was typed, with how many match. `SHIP-4` gives SHIP-4, SHIP-40…SHIP-49, SHIP-400…
+ * (numeric order); `SHIP-` or `SH` give the keys of the matching projects in numeric order; nothing typed
+ * gives the most recently updated tickets.
  */
-export function completeTicketKeys(db: Tx, typed: string): string[] {
+export function completeTicketKeys(db: Tx, typed: string): Completion {
   const text = typed.trim().toUpperCase();
-  const cap = LIMITS.completions + 1;
-  if (text === '') return recentTickets(db, cap).map((row) => row.key);
+  if (text === '') {
+    const all = () => db.select({ n: count() }).from(tickets).get()?.n ?? 0;
+    return firstKeys({ limit: (n) => ({ all: () => recentTickets(db, n) }) }, all);
+  }
   const match = /^([A-Z][A-Z0-9]*)(?:-([0-9]*))?$/.exec(text);
   if (!match) return [];
   const [, project = '', digits] = match;
-  const query = db
-    .select({ key: tickets.key })
-    .from(tickets)
-    .innerJoin(projects, eq(projects.id, tickets.projectId));
-  if (digits === undefined) {
-    return query
-      .where(like(projects.key, `${project}%`))
-      .orderBy(asc(projects.key), asc(tickets.number))
-      .limit(cap)
-      .all()
-      .map((row) => row.key);
-  }
-  return query
-    .where(
-      and(
-        eq(projects.key, project),
-        digits ? sql`cast(${tickets.number} as text) like ${`${digits}%`}` : undefined,
-      ),
-    )
-    .orderBy(asc(tickets.number))
-    .limit(cap)
-    .all()
-    .map((row) => row.key);
+  const where =
+    digits === undefined
+      ? like(projects.key, `${project}%`)
+      : and(
+          eq(projects.key, project),
+          digits ? sql`cast(${tickets.number} as text) like ${`${digits}%`}` : undefined,
+        );
+  const order = digits === undefined ? [asc(projects.key), asc(tickets.number)] : [asc(tickets.number)];
+  const inProject = eq(projects.id, tickets.projectId);
+  return firstKeys(
+    db
+      .select({ key: tickets.key })
+      .from(tickets)
+      .innerJoin(projects, inProject)
+      .where(where)
+      .orderBy(...order),
+    () => db.select({ n: count() }).from(tickets).innerJoin(projects, inProject).where(where).get()?.n ?? 0,
+  );
 }

@@ -60,20 +60,28 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  /** Where a value came from, for error messages: the flag, or else the environment variable. */
+  const from = (flag: string, value: string | undefined, name: string) =>
+    value !== undefined ? `--${flag}` : name;
   const transport = values.transport ?? env.SHIPYARD_TRANSPORT ?? 'stdio';
   if (transport !== 'stdio' && transport !== 'http') {
-    throw new UsageError(`--transport must be stdio or http, got "${transport}"`);
+    const source = from('transport', values.transport, 'SHIPYARD_TRANSPORT');
+    throw new UsageError(`${source} must be stdio or http, got "${transport}"`);
   }
   const portText = values.port ?? env.SHIPYARD_PORT ?? String(DEFAULT_PORT);
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) {
-    throw new UsageError(`--port must be a number from 0 to 65535, got "${portText}"`);
+    const source = from('port', values.port, 'SHIPYARD_PORT');
+    throw new UsageError(`${source} must be a number from 0 to 65535, got "${portText}"`);
   }
   const logLevelText = values['log-level'] ?? env.SHIPYARD_LOG_LEVEL;
   const logLevel = parseLogLevel(logLevelText);
   if (logLevelText !== undefined && logLevel !== logLevelText) {
-    throw new UsageError(`--log-level must be debug, info, warn, error or silent, got "${logLevelText}"`);
+    const source = from('log-level', values['log-level'], 'SHIPYARD_LOG_LEVEL');
+    throw new UsageError(`${source} must be debug, info, warn, error or silent, got "${logLevelText}"`);
   }
+  const user = (values.user ?? env.SHIPYARD_USER)?.trim();
+  if (values.user !== undefined && !user) throw new UsageError('--user must name someone, got a blank value');
   return {
     transport,
     host: values.host ?? env.SHIPYARD_HOST ?? DEFAULT_HOST,
@@ -81,7 +89,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     dataDir: values['data-dir'] ?? (env.SHIPYARD_DATA_DIR || undefined),
     readOnly: values['read-only'] ?? bool(env.SHIPYARD_READ_ONLY),
     tools: list(values.tools ?? env.SHIPYARD_TOOLS),
-    user: values.user ?? (env.SHIPYARD_USER || undefined),
+    user: user || undefined,
     logLevel,
     httpToken: env.SHIPYARD_HTTP_TOKEN || undefined,
     allowedHosts: list(values['allowed-hosts'] ?? env.SHIPYARD_ALLOWED_HOSTS) ?? [],

@@ -186,12 +186,24 @@ describe('parseConfig', () => {
     expect(parseConfig(['--port', '0'], {}).port).toBe(0);
   });
 
+  it('trims the user, refuses a blank --user and ignores a blank SHIPYARD_USER', () => {
+    expect(parseConfig(['--user', '  ada '], {}).user).toBe('ada');
+    expect(usageError(['--user', '   ']).message).toContain('--user must name someone');
+    expect(parseConfig([], { SHIPYARD_USER: '  ' }).user).toBeUndefined();
+  });
+
   it('rejects a bad log level', () => {
     expect(usageError(['--log-level', 'verbose']).message).toContain('--log-level must be');
     // Names an object has but no level is: not taken for one.
     for (const name of ['constructor', 'toString', '__proto__'])
       expect(usageError(['--log-level', name]).message).toContain('--log-level must be');
-    expect(usageError([], { SHIPYARD_LOG_LEVEL: 'trace' }).message).toContain('"trace"');
+    // A value from the environment is named by its variable, so the user knows where to fix it.
+    expect(usageError([], { SHIPYARD_LOG_LEVEL: 'trace' }).message).toBe(
+      'SHIPYARD_LOG_LEVEL must be debug, info, warn, error or silent, got "trace"',
+    );
+    expect(usageError([], { SHIPYARD_PORT: 'x' }).message).toMatch(/^SHIPYARD_PORT must be a number/);
+    expect(usageError(['--port', 'x'], { SHIPYARD_PORT: '1' }).message).toMatch(/^--port must be/);
+    expect(usageError([], { SHIPYARD_TRANSPORT: 'ws' }).message).toMatch(/^SHIPYARD_TRANSPORT must be/);
     expect(parseConfig(['--log-level', 'silent'], {}).logLevel).toBe('silent');
   });
 

@@ -44,6 +44,8 @@ const DENSE_HITS = 2_000;
  * - without: SQLite drives from a filter index and checks membership in the FTS rowid list, and bm25
  *   ranking happens in a second pass over tickets_fts restricted to `hits`.
  * `scored: false` leaves the bm25 score out where a `seek` search sorts by something else.
+ * Hits are tied to tickets by columns only: FTS5 ignores a rowid bound that is not an INTEGER, and
+ * better-sqlite3 binds JavaScript numbers as REAL, so `tickets_fts.rowid = ?` with a number would match all.
  */
 function textHits(match: string, filter: SQL | undefined, seek?: string, scored = true) {
   const ftsIds = sql`SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ${match}`;

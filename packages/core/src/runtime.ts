@@ -38,12 +38,12 @@ import { describeIssues } from './validation.js';
 
 /** JSON-RPC error code for a resource that does not exist (MCP spec). */
 export const RESOURCE_NOT_FOUND = -32002;
+const MAX_COMPLETIONS = 100;
+const MAX_PROMPT_ARG_CHARS = 10_000;
 
 /** An error's message followed by its hint, for answers that carry one text. */
 const withHint = (error: { message: string; hint?: string | undefined }) =>
   error.hint ? `${error.message}. ${error.hint}` : error.message;
-const MAX_COMPLETIONS = 100;
-const MAX_PROMPT_ARG_CHARS = 10_000;
 
 /**
  * tools/call with `arguments` of any type. The SDK's own schema rejects non-object arguments before the

@@ -225,8 +225,6 @@ export function linksOf(db: Tx, ticketId: number): TicketLinks {
       key: tickets.key,
       title: tickets.title,
       status: tickets.status,
-      project: projects.key,
-      number: tickets.number,
     })
     .from(links)
     .innerJoin(

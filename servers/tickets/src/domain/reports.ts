@@ -410,16 +410,13 @@ export function projectKeys(db: Tx, limit: number = LIMITS.projects): string[] {
     .map((r) => r.key);
 }
 
-/** The first LIMITS.completions keys a completion query finds, and how many it finds in all. */
-function firstKeys(
-  query: { limit(n: number): { all(): { key: string }[] } },
-  count: () => number,
-): Completion {
+/** The first LIMITS.completions keys, and how many there are in all (counted only past the cap). */
+function firstKeys(query: { limit(n: number): { all(): { key: string }[] } }, all: () => number): Completion {
   const values = query
     .limit(LIMITS.completions)
     .all()
     .map((row) => row.key);
-  return { values, total: values.length < LIMITS.completions ? values.length : count() };
+  return { values, total: values.length < LIMITS.completions ? values.length : all() };
 }
 
 /** Project keys starting with what was typed (case-insensitive), in key order. */
@@ -441,8 +438,8 @@ export function completeProjects(db: Tx, typed: string): Completion {
 export function completeTicketKeys(db: Tx, typed: string): Completion {
   const text = typed.trim().toUpperCase();
   if (text === '') {
-    const all = () => db.select({ n: count() }).from(tickets).get()?.n ?? 0;
-    return firstKeys({ limit: (n) => ({ all: () => recentTickets(db, n) }) }, all);
+    const values = recentTickets(db, LIMITS.completions).map((row) => row.key);
+    return { values, total: db.select({ n: count() }).from(tickets).get()?.n ?? 0 };
   }
   const match = /^([A-Z][A-Z0-9]*)(?:-([0-9]*))?$/.exec(text);
   if (!match) return [];

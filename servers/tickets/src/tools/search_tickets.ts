@@ -24,7 +24,7 @@ export default defineTool({
     status: z.array(z.enum(STATUSES)).max(6).optional().describe('Any of these'),
     priority: z.array(z.enum(PRIORITIES)).max(5).optional().describe('Any of these'),
     type: fields.type.optional().describe('Only this type'),
-    assignee: fields.assignee.optional(),
+    assignee: fields.person.optional(),
     label: z.string().trim().max(50).optional().describe('Has this label'),
     parent: fields.parent.optional().describe('Sub-tickets of this key'),
     updated_since: since('Updated'),

@@ -62,7 +62,7 @@ export const fields = {
   description: z.string().max(50_000).describe('Details, markdown'),
   type: z.enum(TYPES).describe('bug, feature, task or chore'),
   priority: z.enum(PRIORITIES).describe('urgent, high, medium, low or none'),
-  assignee: z.string().trim().min(1).max(100).describe('Name, "me" or "none"'),
+  person: z.string().trim().min(1).max(100).describe('Name, "me" or "none"'),
   labels: z.array(z.string().trim().min(1).max(50)).max(20).describe('Labels, stored lower-case'),
   estimate: z.number().min(0).max(10_000).describe('Estimate in points'),
   due_date: isoDate.describe('Due date, YYYY-MM-DD'),

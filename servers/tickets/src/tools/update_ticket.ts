@@ -17,7 +17,7 @@ export default defineTool({
     description: fields.description.nullable().optional(),
     type: fields.type.optional().describe('New ticket type'),
     priority: fields.priority.optional().describe('New priority'),
-    assignee: fields.assignee.nullable().optional(),
+    assignee: fields.person.nullable().optional(),
     labels: fields.labels.nullable().optional().describe('Replace all labels'),
     estimate: fields.estimate.nullable().optional(),
     due_date: fields.due_date.nullable().optional(),

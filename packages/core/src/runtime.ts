@@ -331,12 +331,9 @@ export class Runtime {
       session.subscriptions.set(canonical, spellings.add(uri));
       return {};
     });
+    // Unsubscribing under any spelling ends the subscription to the resource, whatever spellings it had.
     server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
-      const { uri } = request.params;
-      const canonical = this.canonicalUriOr(uri);
-      const spellings = session.subscriptions.get(canonical);
-      spellings?.delete(uri);
-      if (spellings?.size === 0) session.subscriptions.delete(canonical);
+      session.subscriptions.delete(this.canonicalUriOr(request.params.uri));
       return {};
     });
     server.setRequestHandler(ListPromptsRequestSchema, () => ({

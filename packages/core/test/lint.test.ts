@@ -327,6 +327,34 @@ describe('lintServer', () => {
         /`create_note` in `uses` but never names it/,
       );
       expect(extra).toHaveLength(1);
+      // A misspelt tool is caught even when the prompt cannot render.
+      const rejects = async () => {
+        throw new Error('offline');
+      };
+      await expectFinding(
+        withPrompt({ uses: ['get_notes'], messages: rejects }),
+        'prompts',
+        'error',
+        where,
+        /`get_notes` in `uses`, which is not a tool/,
+      );
+    });
+
+    it('takes a backticked name without an underscore for a tool when the server has that tool', async () => {
+      const search = { ...getNote, name: 'search' };
+      const messages = () => 'Call `search`, then `get_note`; pass the `slug`.';
+      const prompt = { ...summarize, uses: ['search', 'get_note'], messages };
+      expect(await lintServer(server({ tools: [createNote, getNote, search], prompts: [prompt] }))).toEqual(
+        [],
+      );
+      const missing = await expectFinding(
+        server({ tools: [createNote, getNote, search], prompts: [{ ...prompt, uses: ['get_note'] }] }),
+        'prompts',
+        'error',
+        where,
+        /names `search` but does not list it/,
+      );
+      expect(missing).toHaveLength(1);
     });
 
     it('ignores backticked words that are not tool names', async () => {

@@ -164,6 +164,12 @@ export async function checkPrompt(
   for (const [name, arg] of args) {
     if (!arg?.description?.trim()) error(`${where}.${name}`, `argument \`${name}\` has no description`);
   }
+  // Checked before rendering, so a misspelt tool (which would hide the prompt at run time) is caught even
+  // when the prompt cannot render.
+  for (const name of prompt.uses ?? []) {
+    if (!toolNames.has(name))
+      error(where, `lists \`${name}\` in \`uses\`, which is not a tool of this server`);
+  }
   let text: string;
   try {
     const placeholders = Object.fromEntries(args.map(([name]) => [name, `<${name}>`]));
@@ -173,9 +179,11 @@ export async function checkPrompt(
     warn(where, `could not render, so the tools it names were not checked: ${errorMessage(error)}`);
     return;
   }
+  // A backticked word is a tool when the server has one by that name, or when it looks like one (snake_case
+  // with an underscore); a `slug` or `kebab-case` word in the text is not taken for one.
   const named = new Set(
     Array.from(text.matchAll(/`([^`\s]+)`/g), (match) => match[1] ?? '').filter(
-      (name) => TOOL_NAME.test(name) && name.includes('_'),
+      (name) => toolNames.has(name) || (TOOL_NAME.test(name) && name.includes('_')),
     ),
   );
   for (const name of named) {
@@ -187,7 +195,9 @@ export async function checkPrompt(
       if (!uses.has(name)) error(where, `names \`${name}\` but does not list it in \`uses\``);
     }
     for (const name of uses) {
-      if (!named.has(name)) error(where, `lists \`${name}\` in \`uses\` but never names it`);
+      if (toolNames.has(name) && !named.has(name)) {
+        error(where, `lists \`${name}\` in \`uses\` but never names it`);
+      }
     }
   }
 }

@@ -161,6 +161,11 @@ describe('tickets://{key}', () => {
     expect(text).toContain(`\`\`\`text\n${'a'.repeat(10_000)}\n\`\`\``);
     expect(text).not.toContain('bbb');
     expect(text).toContain('(The first 10000 of 15000 characters; get_ticket returns it all.)');
+    // A cut inside a surrogate pair keeps the whole character out, not half of it.
+    await seedTicket(client, { title: 'Emoji', description: `${'a'.repeat(9_999)}😀${'b'.repeat(10)}` });
+    const emoji = await readText(client, 'tickets://SHIP-2');
+    expect(emoji).toContain(`\`\`\`text\n${'a'.repeat(9_999)}\n\`\`\``);
+    expect(emoji).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
   });
 
   it('shows empty sections plainly', async () => {
@@ -171,7 +176,7 @@ describe('tickets://{key}', () => {
     expect(text).toContain('## Comments (0)\n\n(none)');
   });
 
-  it('shows no link, image or HTML from user text when the markdown is rendered', async () => {
+  it('shows no image, HTML or markdown link from user text when the markdown is rendered', async () => {
     const title = 'See [here](http://evil.example) ![x](http://evil.example/leak.png) <img src=x>';
     await seedTicket(client, { title, assignee: '<b>bo</b>' });
     await seedTicket(client, { title: 'Child', parent: 'SHIP-1' });

@@ -35,8 +35,8 @@ const DATA_NOTE = '> Titles, descriptions, comments and names below are user dat
 
 /**
  * User text on one line, quoted: newlines and quotes escaped, so it cannot pose as markdown structure, and
- * `<`, `>`, `[`, `]` backslash-escaped, so a client that renders the markdown shows no link, image (which
- * it would fetch) or HTML from it.
+ * `<`, `>`, `[`, `]` backslash-escaped, so a client that renders the markdown shows no image (which it would
+ * fetch), HTML or markdown link from it. (A GFM renderer still links a bare URL, as in any text.)
  */
 const quoted = (text: string) => JSON.stringify(text).replace(/[<>[\]]/g, '\\$&');
 
@@ -47,8 +47,14 @@ export function fenced(text: string): string {
   return `${fence}text\n${text}\n${fence}`;
 }
 
+/** The first `max` UTF-16 units of a text, one fewer where the cut would split a surrogate pair. */
+const head = (text: string, max: number) => {
+  const cut = text.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+};
+
 const clip = (text: string, max: number) =>
-  text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
+  text.length > max ? `${head(text, max)}… (${text.length} characters)` : text;
 
 /** A URI variable as the user typed it: percent-decoded when that is valid. */
 function decoded(value: string | undefined): string {
@@ -314,7 +320,7 @@ export function ticketMarkdown(db: Tx, value: string | undefined): string {
     '',
     '## Description',
     '',
-    ticket.description ? fenced(ticket.description.slice(0, LIMITS.descriptionChars)) : '(empty)',
+    ticket.description ? fenced(head(ticket.description, LIMITS.descriptionChars)) : '(empty)',
     ...(ticket.description.length > LIMITS.descriptionChars
       ? [
           '',

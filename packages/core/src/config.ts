@@ -80,6 +80,9 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     const source = from('log-level', values['log-level'], 'SHIPYARD_LOG_LEVEL');
     throw new UsageError(`${source} must be debug, info, warn, error or silent, got "${logLevelText}"`);
   }
+  if (values['data-dir'] !== undefined && !values['data-dir'].trim()) {
+    throw new UsageError('--data-dir must name a directory, got an empty value');
+  }
   const user = (values.user ?? env.SHIPYARD_USER)?.trim();
   if (values.user !== undefined && !user) throw new UsageError('--user must name someone, got a blank value');
   return {

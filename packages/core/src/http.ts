@@ -41,6 +41,8 @@ export function isLoopback(host: string): boolean {
 interface SessionEntry {
   transport: StreamableHTTPServerTransport;
   lastSeen: number;
+  /** Open GET streams: a client listening for notifications is not idle. */
+  streams: number;
 }
 
 export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise<HttpHandle> {
@@ -71,20 +73,27 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     const url = safeUrl(origin);
     return !!url && (url.protocol === 'http:' || url.protocol === 'https:') && hostNames.has(url.hostname);
   };
-  const expected = options.token ? Buffer.from(`Bearer ${options.token}`) : undefined;
+  const expected = options.token ? Buffer.from(options.token) : undefined;
   const authorised = (header: string | undefined): boolean => {
     if (!expected) return true;
-    const given = Buffer.from(header ?? '');
+    // The scheme is case-insensitive (RFC 9110); the token is compared in constant time.
+    const match = /^bearer +(.*)$/i.exec(header ?? '');
+    const given = Buffer.from(match?.[1] ?? '');
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!hostAllowed(req.headers.host)) return sendJson(res, 403, { error: 'Forbidden: Host not allowed' });
+    if (!hostAllowed(req.headers.host)) {
+      return sendJson(res, 403, {
+        error: `Forbidden: Host not allowed; to accept a name, start the server with --allowed-hosts`,
+      });
+    }
     if (!originAllowed(req.headers.origin))
       return sendJson(res, 403, { error: 'Forbidden: Origin not allowed' });
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz' && req.method === 'GET') {
-      return sendJson(res, 200, { status: 'ok', server: runtime.definition.name, sessions: sessions.size });
+      // No token needed, so nothing about the sessions.
+      return sendJson(res, 200, { status: 'ok', server: runtime.definition.name });
     }
     if (path !== MCP_PATH) return sendJson(res, 404, { error: `Not found; the MCP endpoint is ${MCP_PATH}` });
     if (!authorised(req.headers.authorization)) {
@@ -117,6 +126,13 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
       const entry = sessions.get(sessionId);
       if (!entry) return rpcError(res, 404, -32001, 'Session not found; initialize a new session');
       entry.lastSeen = Date.now();
+      if (req.method === 'GET') {
+        entry.streams++;
+        res.once('close', () => {
+          entry.streams--;
+          entry.lastSeen = Date.now();
+        });
+      }
       await entry.transport.handleRequest(req, res, body);
       return;
     }
@@ -126,7 +142,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, lastSeen: Date.now() });
+        sessions.set(id, { transport, lastSeen: Date.now(), streams: 0 });
         log.debug('http session opened', { sessions: sessions.size });
       },
       onsessionclosed: (id) => {
@@ -138,6 +154,9 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     };
     await runtime.connect(transport);
     await transport.handleRequest(req, res, body);
+    // The transport refused the initialize (a wrong Accept or Content-Type): no session was opened, so
+    // release the protocol server connected for it, or every refused request would keep one.
+    if (!transport.sessionId) await transport.close();
   };
 
   const server: NodeHttpServer = createServer((req, res) => {
@@ -162,7 +181,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     () => {
       const cutoff = Date.now() - idleTimeout;
       for (const [id, entry] of sessions) {
-        if (entry.lastSeen < cutoff) {
+        if (entry.streams === 0 && entry.lastSeen < cutoff) {
           sessions.delete(id);
           entry.transport.close().catch(() => {});
         }

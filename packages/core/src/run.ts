@@ -93,6 +93,14 @@ export async function runServer(
 
   let http: HttpHandle | undefined;
   if (config.transport === 'http') {
+    // A long-lived HTTP server opens what it needs before it listens: a bad data directory stops it here,
+    // not at its first client. (Over stdio the host waits for `initialize`, so that answers first.)
+    try {
+      await runtime.warmUp();
+    } catch {
+      await runtime.close();
+      return fail('could not start; see the error above', 1);
+    }
     try {
       http = await startHttp(runtime, {
         host: config.host,

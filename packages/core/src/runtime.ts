@@ -161,6 +161,12 @@ export class Runtime {
       }
       this.tools.set(tool.name, compileTool(tool));
     }
+    if (this.tools.size === 0 && all.size > 0) {
+      throw new ConfigError(
+        `--tools and --read-only leave no tool: ${[...this.hiddenByReadOnly].join(', ')} ` +
+          `${this.hiddenByReadOnly.size > 1 ? 'change' : 'changes'} data. Add a read-only tool or drop --read-only`,
+      );
+    }
     this.resources = (definition.resources ?? []).map((def) => ({
       def,
       template: UriTemplate.isTemplate(def.uri) ? new UriTemplate(def.uri) : undefined,

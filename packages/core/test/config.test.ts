@@ -186,6 +186,13 @@ describe('parseConfig', () => {
     expect(parseConfig(['--port', '0'], {}).port).toBe(0);
   });
 
+  it('refuses an empty --data-dir rather than fall back to the default place', () => {
+    expect(usageError(['--data-dir', '  ']).message).toContain('--data-dir must name a directory');
+    expect(usageError(['--data-dir=']).message).toContain('--data-dir must name a directory');
+    // An empty SHIPYARD_DATA_DIR is the same as an unset one.
+    expect(parseConfig([], { SHIPYARD_DATA_DIR: '' }).dataDir).toBeUndefined();
+  });
+
   it('trims the user, refuses a blank --user and ignores a blank SHIPYARD_USER', () => {
     expect(parseConfig(['--user', '  ada '], {}).user).toBe('ada');
     expect(usageError(['--user', '   ']).message).toContain('--user must name someone');

@@ -258,7 +258,7 @@ describe('Streamable HTTP', () => {
     const response = await fetch(`http://127.0.0.1:${handle.port}/healthz`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
-    expect(await response.json()).toEqual({ status: 'ok', server: 'sample', sessions: 0 });
+    expect(await response.json()).toEqual({ status: 'ok', server: 'sample' });
     const other = await fetch(`http://127.0.0.1:${handle.port}/elsewhere`);
     expect(other.status).toBe(404);
   });
@@ -280,6 +280,33 @@ describe('Streamable HTTP', () => {
     const response = await raw(handle.port, { headers: MCP_HEADERS, body: '{"jsonrpc": "2.0", "id": 1,' });
     expect(response.status).toBe(400);
     expect(JSON.parse(response.body)).toMatchObject({ error: { code: -32700 } });
+  });
+
+  it('keeps nothing for an initialize the transport refuses (wrong Accept)', async () => {
+    const { handle, runtime } = await serve();
+    for (let i = 0; i < 20; i++) {
+      const refused = await raw(handle.port, {
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(initializeBody()),
+      });
+      expect(refused.status).toBe(406);
+    }
+    expect(handle.sessions()).toBe(0);
+    expect(runtime.sessionCount).toBe(0);
+  });
+
+  it('closes idle sessions, but not one listening on a GET stream', async () => {
+    const { handle } = await serve({ idleTimeoutMs: 150 });
+    const listening = await connectHttp(handle);
+    const idle = await connectHttp(handle);
+    // The client opens its GET stream right after initialize; the idle one's is closed here.
+    await idle.transport.close();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(handle.sessions()).toBe(1);
+    const result = expectToolOk(
+      await listening.client.callTool({ name: 'echo_text', arguments: { text: 'still here' } }),
+    );
+    expect(result.text).toBe('still here');
   });
 
   it('answers 405 to other methods', async () => {
@@ -308,6 +335,13 @@ describe('Streamable HTTP', () => {
       });
       expect(bare.status).toBe(401);
       expect(handle.sessions()).toBe(0);
+      // The scheme is case-insensitive.
+      const lower = await raw(handle.port, {
+        headers: { ...MCP_HEADERS, authorization: `bearer ${token}` },
+        body: JSON.stringify(initializeBody()),
+      });
+      expect(lower.status).toBe(200);
+      expect(handle.sessions()).toBe(1);
 
       await expect(connectHttp(handle, 'nope')).rejects.toThrow();
       const { client } = await connectHttp(handle, token);
@@ -315,7 +349,7 @@ describe('Streamable HTTP', () => {
         await client.callTool({ name: 'echo_text', arguments: { text: 'authed' } }),
       );
       expect(result.text).toBe('authed');
-      expect(handle.sessions()).toBe(1);
+      expect(handle.sessions()).toBe(2);
     });
 
     it('starts on 0.0.0.0 with a token', async () => {

@@ -354,6 +354,12 @@ describe('allow-list', () => {
     expect((await all.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['review-note', 'summarise']);
   });
 
+  it('throws ConfigError when --tools and --read-only leave no tool', () => {
+    expect(() => new Runtime(createSample(), { readOnly: true, tools: ['update_note'] })).toThrow(
+      /leave no tool: update_note changes data/,
+    );
+  });
+
   it('throws ConfigError naming the unknown tools and listing the real ones', () => {
     let caught: unknown;
     try {

@@ -101,6 +101,25 @@ describe('the built bin', () => {
     expect(stderr).toMatch(/ENOTDIR|EEXIST/);
   });
 
+  it('over HTTP, stops on a bad data dir before it listens', async () => {
+    const { spawn } = await import('node:child_process');
+    const blocker = join(dataDir, 'not-a-dir');
+    writeFileSync(blocker, '');
+    const child = spawn(
+      process.execPath,
+      [bin, '--transport', 'http', '--port', '0', '--data-dir', join(blocker, 'data')],
+      { stdio: 'pipe' },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(await exited).toBe(1);
+    expect(stderr).toMatch(/ENOTDIR|EEXIST/);
+    expect(stderr).not.toContain('listening on');
+  });
+
   it('prints the package version', async () => {
     const { execFileSync } = await import('node:child_process');
     expect(execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8' }).trim()).toBe(pkg.version);

@@ -144,6 +144,12 @@ export interface ServerDefinition<Deps = any> {
   warmUp?(): void | Promise<void>;
   /** Release what deps hold (close the database). Called once on shutdown. */
   close?(): void | Promise<void>;
+  /**
+   * Watch for changes made outside this process (another process on the same data) and report the URIs
+   * they touch through `changed`, which notifies the subscribers. Started when a client first subscribes
+   * to something, stopped (by calling what it returns) when no subscription is left or on shutdown.
+   */
+  watch?(changed: (...uris: string[]) => void): () => void;
   /** Token budget for tools/list checked by the linter (default 3,500). */
   tokenBudget?: number;
 }

@@ -136,6 +136,8 @@ export class Runtime {
   private toolListing: Tool[] | undefined;
   private warmedUp: Promise<void> | undefined;
   private closed = false;
+  /** Stops the definition's watch while it runs (some session has a subscription). */
+  private stopWatching: (() => void) | undefined;
 
   constructor(definition: ServerDefinition<any>, options: RuntimeOptions = {}) {
     this.definition = definition;
@@ -162,10 +164,10 @@ export class Runtime {
       this.tools.set(tool.name, compileTool(tool));
     }
     if (this.tools.size === 0 && all.size > 0) {
-      throw new ConfigError(
-        `--tools and --read-only leave no tool: ${[...this.hiddenByReadOnly].join(', ')} ` +
-          `${this.hiddenByReadOnly.size > 1 ? 'change' : 'changes'} data. Add a read-only tool or drop --read-only`,
-      );
+      // Allowed (the server still answers, and refuses the hidden tools as forbidden), but worth saying.
+      this.log.warn('no tool is offered: --read-only hides every tool --tools allows', {
+        hidden: [...this.hiddenByReadOnly],
+      });
     }
     this.resources = (definition.resources ?? []).map((def) => ({
       def,
@@ -217,6 +219,7 @@ export class Runtime {
     const previousOnClose = server.onclose;
     server.onclose = () => {
       this.sessions.delete(session);
+      this.watchWhileSubscribed();
       previousOnClose?.();
     };
     this.registerHandlers(session);
@@ -255,6 +258,17 @@ export class Runtime {
     }
   }
 
+  /** Run the definition's watch exactly while some session has a subscription (and not after close). */
+  private watchWhileSubscribed(): void {
+    const wanted = !this.closed && [...this.sessions].some((session) => session.subscriptions.size > 0);
+    if (wanted && !this.stopWatching && this.definition.watch) {
+      this.stopWatching = this.definition.watch((...uris) => this.changed(...uris));
+    } else if (!wanted && this.stopWatching) {
+      this.stopWatching();
+      this.stopWatching = undefined;
+    }
+  }
+
   /**
    * The one spelling of a resource URI that subscriptions are kept and matched under: the template expanded
    * with the resource's `canonical` variables (e.g. keys upper-cased), or the URI itself. -32002 when no
@@ -279,6 +293,7 @@ export class Runtime {
   async close({ drainMs = 10_000 }: { drainMs?: number } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.watchWhileSubscribed();
     if (this.inflight.size > 0) {
       this.log.info('waiting for in-flight calls', { count: this.inflight.size });
       let timer: NodeJS.Timeout | undefined;
@@ -335,11 +350,13 @@ export class Runtime {
       const canonical = this.canonicalUri(uri);
       const spellings = session.subscriptions.get(canonical) ?? new Set();
       session.subscriptions.set(canonical, spellings.add(uri));
+      this.watchWhileSubscribed();
       return {};
     });
     // Unsubscribing under any spelling ends the subscription to the resource, whatever spellings it had.
     server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
       session.subscriptions.delete(this.canonicalUriOr(request.params.uri));
+      this.watchWhileSubscribed();
       return {};
     });
     server.setRequestHandler(ListPromptsRequestSchema, () => ({

@@ -6,7 +6,7 @@ import {
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, RESOURCE_NOT_FOUND, Runtime, z } from '../src/index.js';
+import { ConfigError, createLogger, RESOURCE_NOT_FOUND, Runtime, z } from '../src/index.js';
 import { createSample, LEAKY_MESSAGE, SAMPLE_TOOL_NAMES } from './fixtures/sample.js';
 import { connect, expectRpcError, expectToolError, expectToolOk, type Harness, waitFor } from './helpers.js';
 
@@ -354,10 +354,12 @@ describe('allow-list', () => {
     expect((await all.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['review-note', 'summarise']);
   });
 
-  it('throws ConfigError when --tools and --read-only leave no tool', () => {
-    expect(() => new Runtime(createSample(), { readOnly: true, tools: ['update_note'] })).toThrow(
-      /leave no tool: update_note changes data/,
-    );
+  it('warns when --tools and --read-only leave no tool, and still starts', () => {
+    const lines: string[] = [];
+    const logger = createLogger('sample', { write: (line) => lines.push(line) });
+    const runtime = new Runtime(createSample(), { readOnly: true, tools: ['update_note'], logger });
+    expect(runtime.toolNames).toEqual([]);
+    expect(lines.join('\n')).toMatch(/no tool is offered.*update_note/);
   });
 
   it('throws ConfigError naming the unknown tools and listing the real ones', () => {
@@ -478,6 +480,24 @@ describe('subscriptions', () => {
     expectToolOk(await client.callTool({ name: 'update_note', arguments: { id: 'a1', text: 'newer' } }));
     await flush(client);
     expect(updates.sort()).toEqual(['notes://A1', 'notes://a1']);
+  });
+
+  it('watches for outside changes exactly while something is subscribed', async () => {
+    const definition = createSample();
+    harness = await connect(definition);
+    const { client } = harness;
+    const updates = collectUpdates(client);
+    expect(definition.deps.outside).toBeUndefined();
+    await client.subscribeResource({ uri: 'notes://a1' });
+    definition.deps.outside?.('notes://a1', 'notes://a2');
+    await flush(client);
+    expect(updates).toEqual(['notes://a1']);
+    await client.unsubscribeResource({ uri: 'notes://a1' });
+    expect(definition.deps.outside).toBeUndefined();
+    await client.subscribeResource({ uri: 'notes://a2' });
+    expect(definition.deps.outside).toEqual(expect.any(Function));
+    await harness.runtime.close();
+    expect(definition.deps.outside).toBeUndefined();
   });
 
   it("notifies another session subscribed to the resource the first session's tool changed", async () => {

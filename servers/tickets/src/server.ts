@@ -1,6 +1,7 @@
 import { defineServer } from '@shipyard/core';
 import pkg from '../package.json' with { type: 'json' };
 import type { TicketsDb } from './domain/model.js';
+import { watchOtherProcesses } from './domain/watch.js';
 import { prompts } from './prompts.js';
 import { resources } from './resources.js';
 import addTicketComment from './tools/add_ticket_comment.js';
@@ -51,6 +52,8 @@ export function createTicketsServer(deps: TicketsDeps) {
     prompts,
     warmUp: () => deps.warmUp?.(),
     close: () => deps.close?.(),
+    // Several hosts may share one data directory: their changes reach this process's subscribers too.
+    watch: (changed) => watchOtherProcesses(deps.db, changed),
   });
 }
 

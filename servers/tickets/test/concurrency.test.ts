@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callOk, spawnServer } from '@shipyard/testing';
+import { callOk, spawnServer, watchResourceUpdates } from '@shipyard/testing';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { bin } from './helpers.js';
@@ -89,3 +89,27 @@ it('gives two processes on one data dir 1,000 ticket keys without gap or duplica
     sqlite.close();
   }
 }, 90_000);
+
+it("notifies a process's subscribers of changes another process makes to the same data dir", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-watch-'));
+  const [watcher, writer] = await Promise.all(
+    ['watcher', 'writer'].map((user) => spawnServer(bin, ['--data-dir', dir, '--user', user])),
+  );
+  try {
+    await callOk(writer, 'create_project', { key: 'SHIP', name: 'Shipyard' });
+    for (const title of ['Watched', 'Other'])
+      await callOk(writer, 'create_ticket', { project: 'SHIP', title });
+    const updates = watchResourceUpdates(watcher);
+    await watcher.subscribeResource({ uri: 'tickets://ship-1' });
+    await watcher.subscribeResource({ uri: 'tickets://SHIP-1/history' });
+    await callOk(writer, 'update_ticket', { key: 'SHIP-2', title: 'Not watched' });
+    await callOk(writer, 'add_ticket_comment', { key: 'SHIP-1', body: 'Seen from the other process' });
+    // The watcher looks once a second.
+    await expect
+      .poll(() => [...new Set(updates)].sort(), { timeout: 10_000 })
+      .toEqual(['tickets://SHIP-1/history', 'tickets://ship-1']);
+  } finally {
+    await Promise.all([watcher.close(), writer.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,59 @@
+import { type TicketsDb, ticketUris } from './model.js';
+
+/** How often a watching server looks for changes that other processes made to the same database. */
+export const WATCH_INTERVAL_MS = 1_000;
+/** Tickets read per query while catching up. */
+const BATCH = 500;
+
+/**
+ * Report what other processes on the same database changed, so this process's subscribers hear of it.
+ * Every `everyMs`, when SQLite's `data_version` says another connection has committed, it reads the tickets
+ * updated since the last look (every change moves `updated_at`, comments and links included) and reports
+ * their ticket, history and project URIs and the project list. A change of this process that lands between
+ * two looks may be reported again: `resources/updated` only tells a client to read again.
+ */
+export function watchOtherProcesses(
+  db: TicketsDb,
+  changed: (...uris: string[]) => void,
+  everyMs = WATCH_INTERVAL_MS,
+): () => void {
+  const sqlite = db.$client;
+  const version = () => Number(sqlite.pragma('data_version', { simple: true }));
+  // Keyset by (updated_at, id), the order of the updated_at index, so tickets updated in the same
+  // millisecond are neither skipped nor read twice across batches.
+  const after = sqlite.prepare<[string, number], { id: number; key: string; updatedAt: string }>(
+    `SELECT id, key, updated_at AS updatedAt FROM tickets WHERE (updated_at, id) > (?, ?)
+     ORDER BY updated_at, id LIMIT ${BATCH}`,
+  );
+  const last = sqlite
+    .prepare<[], { id: number; updatedAt: string }>(
+      'SELECT id, updated_at AS updatedAt FROM tickets ORDER BY updated_at DESC, id DESC LIMIT 1',
+    )
+    .get();
+  let mark = { updatedAt: last?.updatedAt ?? '', id: last?.id ?? 0 };
+  let seen = version();
+
+  const look = () => {
+    const now = version();
+    if (now === seen) return;
+    seen = now;
+    const uris = new Set(['tickets://projects']);
+    for (;;) {
+      const rows = after.all(mark.updatedAt, mark.id);
+      for (const row of rows) for (const uri of ticketUris(row.key)) uris.add(uri);
+      const end = rows.at(-1);
+      if (end) mark = { updatedAt: end.updatedAt, id: end.id };
+      if (rows.length < BATCH) break;
+    }
+    changed(...uris);
+  };
+  const timer = setInterval(() => {
+    try {
+      look();
+    } catch {
+      // The database is closing or busy: the next look tries again.
+    }
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -92,9 +92,10 @@ it('gives two processes on one data dir 1,000 ticket keys without gap or duplica
 
 it("notifies a process's subscribers of changes another process makes to the same data dir", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-watch-'));
-  const [watcher, writer] = await Promise.all(
-    ['watcher', 'writer'].map((user) => spawnServer(bin, ['--data-dir', dir, '--user', user])),
-  );
+  const [watcher, writer] = await Promise.all([
+    spawnServer(bin, ['--data-dir', dir, '--user', 'watcher']),
+    spawnServer(bin, ['--data-dir', dir, '--user', 'writer']),
+  ]);
   try {
     await callOk(writer, 'create_project', { key: 'SHIP', name: 'Shipyard' });
     for (const title of ['Watched', 'Other'])

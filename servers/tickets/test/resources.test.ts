@@ -82,6 +82,41 @@ describe('tickets://projects/{project}', () => {
     expect(text).toContain('## Recently updated');
   });
 
+  it("lists and counts only the project's own tickets, for a large and a small project alike", async () => {
+    await seedProject(client, 'OPS', 'Operations');
+    for (let i = 1; i <= 12; i++) {
+      await seedTicket(client, { title: `Ship ${i}`, priority: 'urgent', due_date: '2020-01-01' });
+    }
+    // Created last, so the newest everywhere: a small project whose tickets must not show on SHIP's page.
+    for (let i = 1; i <= 2; i++) {
+      await seedTicket(client, {
+        project: 'OPS',
+        title: `Ops ${i}`,
+        priority: 'urgent',
+        due_date: '2020-01-01',
+      });
+    }
+    const ship = await readText(client, 'tickets://projects/SHIP');
+    expect(ship).not.toContain('OPS-');
+    expect(ship).toContain('## Oldest open urgent tickets (5 of 12)');
+    expect(ship).toContain('## Overdue open tickets (5 of 12)');
+    const recent = ship.slice(ship.indexOf('## Recently updated'));
+    expect(recent.match(/^- SHIP-\d+/gm)).toEqual([
+      '- SHIP-12',
+      '- SHIP-11',
+      '- SHIP-10',
+      '- SHIP-9',
+      '- SHIP-8',
+    ]);
+    const ops = await readText(client, 'tickets://projects/OPS');
+    expect(ops).not.toContain('SHIP-');
+    expect(ops).toContain('| urgent | 2 |');
+    expect(ops.slice(ops.indexOf('## Recently updated')).match(/^- OPS-\d+/gm)).toEqual([
+      '- OPS-2',
+      '- OPS-1',
+    ]);
+  });
+
   it('caps each list at 5 and says how many there are', async () => {
     for (let i = 1; i <= 7; i++) await seedTicket(client, { title: `Urgent ${i}`, priority: 'urgent' });
     const text = await readText(client, 'tickets://projects/SHIP');

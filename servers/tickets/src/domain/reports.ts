@@ -1,5 +1,5 @@
 import { type Completion, NotFound } from '@shipyard/core';
-import { and, asc, count, countDistinct, desc, eq, inArray, like, lt, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, countDistinct, desc, eq, inArray, like, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { history, links, projects, tickets } from '../db/schema.js';
 import { lastComments } from './comments.js';
@@ -10,6 +10,7 @@ import {
   OPEN_STATUSES,
   PRIORITIES,
   PROJECT_KEY,
+  priorityRank,
   STATUSES,
   TICKET_KEY,
   type TicketRow,
@@ -138,27 +139,47 @@ export function projectMarkdown(db: Tx, value: string | undefined): string {
   const open = and(inProject, inArray(tickets.status, [...OPEN_STATUSES]));
   const n = LIMITS.reportItems;
 
-  /** Tickets matching `where`, counted by the value of `column`. */
-  const countBy = (column: typeof tickets.status | typeof tickets.priority, where: SQL | undefined) =>
-    new Map<string, number>(
-      db
-        .select({ value: column, n: count() })
-        .from(tickets)
-        .where(where)
-        .groupBy(column)
-        .all()
-        .map((row) => [row.value, row.n]),
-    );
-  const byStatus = countBy(tickets.status, inProject);
-  const byPriority = countBy(tickets.priority, open);
+  // Plans measured with 25,000 tickets in a project of 100,000 (the search benchmark's data): 200 ms for the
+  // whole page when each part read the project's open rows, 90 ms like this.
+  const today = new Date().toISOString().slice(0, 10);
+  const byStatus = new Map(
+    db
+      .select({ status: tickets.status, n: count() })
+      .from(tickets)
+      .where(inProject)
+      .groupBy(tickets.status)
+      .all()
+      .map((row) => [row.status, row.n]),
+  );
+  // Open tickets by priority, and how many are overdue, in one pass over the open rows.
+  const openRows = db
+    .select({
+      priority: tickets.priority,
+      n: count(),
+      overdue: sql<number>`coalesce(sum(${tickets.dueDate} < ${today}), 0)`,
+    })
+    .from(tickets)
+    .where(open)
+    .groupBy(tickets.priority)
+    .all();
+  const byPriority = new Map(openRows.map((row) => [row.priority, row.n]));
+  const overdueTotal = openRows.reduce((sum, row) => sum + Number(row.overdue), 0);
   const total = [...byStatus.values()].reduce((a, b) => a + b, 0);
   const openCount = OPEN_STATUSES.reduce((sum, status) => sum + (byStatus.get(status) ?? 0), 0);
+  /** The project's and the status filters with their indexes hidden (a unary +), so another one drives. */
+  const hidden = {
+    project: sql`+${tickets.projectId} = ${project.id}`,
+    open: sql`+${tickets.status} IN (${sql.join(
+      OPEN_STATUSES.map((status) => sql`${status}`),
+      sql`, `,
+    )})`,
+  };
 
-  const urgentWhere = and(open, eq(tickets.priority, 'urgent'));
+  // Urgent tickets are few: through the priority index, not the project's open rows.
   const urgent = db
     .select()
     .from(tickets)
-    .where(urgentWhere)
+    .where(and(hidden.project, hidden.open, eq(tickets.priorityRank, priorityRank('urgent'))))
     .orderBy(asc(tickets.createdAt), asc(tickets.id))
     .limit(n)
     .all();
@@ -196,9 +217,7 @@ export function projectMarkdown(db: Tx, value: string | undefined): string {
     blocked.set(row.id, entry);
   }
 
-  const today = new Date().toISOString().slice(0, 10);
   const overdueWhere = and(open, lt(tickets.dueDate, today));
-  const overdueTotal = db.select({ n: count() }).from(tickets).where(overdueWhere).get()?.n ?? 0;
   const overdue = db
     .select()
     .from(tickets)
@@ -207,10 +226,13 @@ export function projectMarkdown(db: Tx, value: string | undefined): string {
     .limit(n)
     .all();
 
+  // A project with a fair share of all tickets meets n of its own soon when walking the updated_at index
+  // from the newest (about n * all / total rows); a small one is cheaper to read and sort.
+  const all = db.select({ n: count() }).from(tickets).get()?.n ?? 0;
   const recent = db
     .select()
     .from(tickets)
-    .where(inProject)
+    .where(total * total > n * all ? hidden.project : inProject)
     .orderBy(desc(tickets.updatedAt), desc(tickets.id))
     .limit(n)
     .all();

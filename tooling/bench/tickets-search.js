@@ -10,7 +10,8 @@
 //   - the naive alternative: the same words as LIKE '%word%' over title and description, the same filters,
 //     newest first, LIMIT 20 and a COUNT, as raw SQL through better-sqlite3;
 //   - for context: one common word without filters (domain, plain FTS join, LIKE), a listing without words,
-//     find_similar_tickets, and an MCP round trip that reads nothing (the protocol's floor).
+//     find_similar_tickets, a read of the largest project's status page, and an MCP round trip that reads
+//     nothing (the protocol's floor).
 // Target: search p50 <= 1/20 of the LIKE scan p50. Build first: pnpm --filter @shipyard/tickets build.
 // Seeding inserts with the FTS insert trigger dropped, then rebuilds the index and restores the trigger
 // (--seed-mode rebuild, the default: 3.5 s for 100,000 tickets here); keeping the trigger took 13 s.
@@ -443,6 +444,14 @@ const rows = await measure({
     label: 'find_similar_tickets via MCP client',
     inputs: SIMILAR,
     fn: (i) => viaClient('find_similar_tickets', i),
+  },
+  projectPage: {
+    label: 'read tickets://projects/SHIP via MCP client (a quarter of the tickets)',
+    inputs: [{ query: 'tickets://projects/SHIP' }],
+    fn: async ({ query }) => {
+      const { contents } = await client.readResource({ uri: query });
+      return { items: contents };
+    },
   },
 });
 await client.close();

@@ -43,6 +43,13 @@ export const parseLabels = (json: string): string[] => JSON.parse(json) as strin
 
 export const nowIso = () => new Date().toISOString();
 
+/** Bound values as the list of an `IN (…)`, each once. */
+export const sqlList = (values: readonly (string | number)[]) =>
+  sql.join(
+    [...new Set(values)].map((value) => sql`${value}`),
+    sql`, `,
+  );
+
 /** A long chain (of a cycle) named by its ends, so a message stays short: the first 6, `gap`, the last 5. */
 export const elide = <T>(chain: readonly T[], gap: T): T[] =>
   chain.length > 12 ? [...chain.slice(0, 6), gap, ...chain.slice(-5)] : [...chain];

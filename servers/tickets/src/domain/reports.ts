@@ -12,6 +12,7 @@ import {
   PROJECT_KEY,
   priorityRank,
   STATUSES,
+  sqlList,
   TICKET_KEY,
   type TicketRow,
   type Tx,
@@ -169,10 +170,7 @@ export function projectMarkdown(db: Tx, value: string | undefined): string {
   /** The project's and the status filters with their indexes hidden (a unary +), so another one drives. */
   const hidden = {
     project: sql`+${tickets.projectId} = ${project.id}`,
-    open: sql`+${tickets.status} IN (${sql.join(
-      OPEN_STATUSES.map((status) => sql`${status}`),
-      sql`, `,
-    )})`,
+    open: sql`+${tickets.status} IN (${sqlList(OPEN_STATUSES)})`,
   };
 
   // Urgent tickets are few: through the priority index, not the project's open rows.

@@ -19,6 +19,7 @@ import {
   priorityRank,
   type Status,
   type SummaryRow,
+  sqlList,
   type TicketSummary,
   type TicketsDb,
   type TicketType,
@@ -336,18 +337,13 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const add = (column: Filter['column'], kind: Filter['kind'], cond: (hide: boolean) => SQL) =>
     filters.push({ column, kind, cond });
   const plus = (hide: boolean) => sql.raw(hide ? '+' : '');
-  const list = (values: readonly (string | number)[]) =>
-    sql.join(
-      [...new Set(values)].map((v) => sql`${v}`),
-      sql`, `,
-    );
   const project = options.project === undefined ? undefined : getProjectRow(db, options.project);
   if (project) add('project', 'broad', (h) => sql`${plus(h)}tickets.project_id = ${project.id}`);
   if (options.status?.length)
-    add('status', 'broad', (h) => sql`${plus(h)}tickets.status IN (${list(options.status ?? [])})`);
+    add('status', 'broad', (h) => sql`${plus(h)}tickets.status IN (${sqlList(options.status ?? [])})`);
   if (options.priority?.length) {
     const ranks = (options.priority ?? []).map(priorityRank);
-    add('priority', 'broad', (h) => sql`${plus(h)}tickets.priority_rank IN (${list(ranks)})`);
+    add('priority', 'broad', (h) => sql`${plus(h)}tickets.priority_rank IN (${sqlList(ranks)})`);
   }
   if (options.type) add('type', 'residual', () => sql`tickets.type = ${options.type}`);
   if (options.assignee === null) add('assignee', 'broad', (h) => sql`${plus(h)}tickets.assignee IS NULL`);
@@ -582,10 +578,7 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
   if (project)
     filters.push({ column: 'project', kind: 'broad', cond: () => sql`tickets.project_id = ${project.id}` });
   if (!options.include_closed) {
-    const open = sql.join(
-      OPEN_STATUSES.map((s) => sql`${s}`),
-      sql`, `,
-    );
+    const open = sqlList(OPEN_STATUSES);
     filters.push({ column: 'status', kind: 'broad', cond: () => sql`tickets.status IN (${open})` });
   }
   const filter = allOf(filters);

@@ -197,6 +197,37 @@ describe('filters', () => {
     expect(await keys({ assignee: 'nobody-here' })).toEqual([]);
   });
 
+  it('by assignee in any case, through the assignee index', async () => {
+    expect(await keys({ assignee: 'BO' })).toEqual(['SHIP-2']);
+    expect(await keys({ query: 'login', assignee: 'Bo' })).toEqual(['SHIP-2']);
+    expect(await keys({ query: 'login', assignee: 'Bo', status: ['in_progress'] })).toEqual(['SHIP-2']);
+    // The index is COLLATE NOCASE: a comparison in another collation would quietly read every row instead.
+    const statements: string[] = [];
+    const prepare = database.sqlite.prepare.bind(database.sqlite);
+    database.sqlite.prepare = ((source: string) => {
+      statements.push(source);
+      return prepare(source);
+    }) as typeof database.sqlite.prepare;
+    try {
+      await keys({ assignee: 'Bo' });
+      await keys({ query: 'login', assignee: 'Bo' });
+    } finally {
+      database.sqlite.prepare = prepare;
+    }
+    const plans = statements
+      .filter((source) => source.includes('assignee ='))
+      .map((source) => {
+        const params = Array.from(source.matchAll(/\?/g), () => 'x');
+        return prepare(`EXPLAIN QUERY PLAN ${source}`)
+          .all(...params)
+          .map((row) => (row as { detail: string }).detail)
+          .join('; ');
+      });
+    expect(plans.length).toBeGreaterThanOrEqual(2);
+    for (const plan of plans)
+      expect(plan).toMatch(/USING (COVERING )?INDEX tickets_assignee_idx \(assignee=\?/);
+  });
+
   it('"me" without a configured user is invalid_input', async () => {
     const other = await connectTickets({ user: undefined });
     try {

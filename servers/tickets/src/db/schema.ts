@@ -60,7 +60,8 @@ export const tickets = sqliteTable(
     index('tickets_project_status_idx').on(t.projectId, t.status),
     index('tickets_status_idx').on(t.status),
     index('tickets_priority_idx').on(t.priorityRank),
-    index('tickets_assignee_idx').on(t.assignee),
+    // Names compare without regard to (ASCII) case: `Ana` finds tickets assigned to ana (search.ts).
+    index('tickets_assignee_idx').on(sql`${t.assignee} COLLATE NOCASE`),
     index('tickets_parent_idx').on(t.parentId),
     index('tickets_updated_idx').on(t.updatedAt),
     index('tickets_created_idx').on(t.createdAt),

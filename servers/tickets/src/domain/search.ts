@@ -348,7 +348,8 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   if (options.type) add('type', 'residual', () => sql`tickets.type = ${options.type}`);
   if (options.assignee === null) add('assignee', 'broad', (h) => sql`${plus(h)}tickets.assignee IS NULL`);
   else if (options.assignee !== undefined)
-    add('assignee', 'narrow', (h) => sql`${plus(h)}tickets.assignee = ${options.assignee}`);
+    // Any case (the index is COLLATE NOCASE): a name a model retypes as Ana still finds ana's tickets.
+    add('assignee', 'narrow', (h) => sql`${plus(h)}tickets.assignee = ${options.assignee} COLLATE NOCASE`);
   const label = options.label?.trim().toLowerCase();
   if (label)
     add(

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { callOk, spawnServer, watchResourceUpdates } from '@shipyard/testing';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bin } from './helpers.js';
+import { openTicketsDatabase } from '../src/db/open.js';
+import { watchOtherProcesses } from '../src/domain/watch.js';
+import { bin, migrations } from './helpers.js';
 
 // Needs the built bin: `pnpm --filter @shipyard/tickets build` (the package's test script builds first).
 
@@ -98,19 +100,69 @@ it("notifies a process's subscribers of changes another process makes to the sam
   ]);
   try {
     await callOk(writer, 'create_project', { key: 'SHIP', name: 'Shipyard' });
+    await callOk(writer, 'create_project', { key: 'OPS', name: 'Operations' });
     for (const title of ['Watched', 'Other'])
       await callOk(writer, 'create_ticket', { project: 'SHIP', title });
+    await callOk(writer, 'create_ticket', { project: 'SHIP', title: 'Child', parent: 'SHIP-1' });
+    await callOk(writer, 'create_ticket', { project: 'SHIP', title: 'Unrelated' });
+    await callOk(writer, 'create_ticket', { project: 'OPS', title: 'Blocked' });
+    await callOk(writer, 'link_tickets', { key: 'SHIP-2', type: 'blocks', target: 'OPS-1' });
     const updates = watchResourceUpdates(watcher);
     await watcher.subscribeResource({ uri: 'tickets://ship-1' });
     await watcher.subscribeResource({ uri: 'tickets://SHIP-1/history' });
-    await callOk(writer, 'update_ticket', { key: 'SHIP-2', title: 'Not watched' });
-    await callOk(writer, 'add_ticket_comment', { key: 'SHIP-1', body: 'Seen from the other process' });
-    // The watcher looks once a second.
-    await expect
-      .poll(() => [...new Set(updates)].sort(), { timeout: 10_000 })
-      .toEqual(['tickets://SHIP-1/history', 'tickets://ship-1']);
+    await watcher.subscribeResource({ uri: 'tickets://projects/OPS' });
+    // The watcher looks once a second; each step waits for its look.
+    const after = async (change: () => Promise<unknown>, expected: string[]) => {
+      updates.length = 0;
+      await change();
+      await expect.poll(() => [...new Set(updates)].sort(), { timeout: 10_000 }).toEqual(expected);
+    };
+    // A child's title shows on its parent's page.
+    await after(
+      () => callOk(writer, 'update_ticket', { key: 'SHIP-3', title: 'Child renamed' }),
+      ['tickets://ship-1'],
+    );
+    // A blocker's status shows on the page of the project it blocks.
+    await after(
+      () => callOk(writer, 'transition_ticket', { key: 'SHIP-2', status: 'todo' }),
+      ['tickets://projects/OPS'],
+    );
+    await after(async () => {
+      await callOk(writer, 'update_ticket', { key: 'SHIP-4', title: 'Not watched' });
+      await callOk(writer, 'add_ticket_comment', { key: 'SHIP-1', body: 'Seen from the other process' });
+    }, ['tickets://SHIP-1/history', 'tickets://ship-1']);
   } finally {
     await Promise.all([watcher.close(), writer.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('hears of a ticket another process stamps with the same millisecond as the last one seen', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-watch-ms-'));
+  const watching = openTicketsDatabase(dir, migrations);
+  const writing = openTicketsDatabase(dir, migrations);
+  const heard: string[] = [];
+  let stop = () => {};
+  try {
+    const at = '2026-01-01T00:00:00.000Z';
+    const sql = writing.sqlite;
+    sql
+      .prepare("INSERT INTO projects (key, name, last_number, created_at) VALUES ('SHIP', 'S', 3, ?)")
+      .run(at);
+    const insert = sql.prepare(
+      `INSERT INTO tickets (project_id, number, key, title, description, type, created_at, updated_at)
+       VALUES (1, ?, ?, 't', '', 'task', ?, ?)`,
+    );
+    for (const n of [1, 2, 3]) insert.run(n, `SHIP-${n}`, at, n === 3 ? at : '2025-01-01T00:00:00.000Z');
+    // The watcher starts having seen SHIP-3 at `at`; then SHIP-1, a lower id, is stamped with the same time.
+    stop = watchOtherProcesses(watching.db, (...uris) => heard.push(...uris), 20);
+    sql.prepare('UPDATE tickets SET updated_at = ? WHERE id = 1').run(at);
+    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
+    expect(heard).not.toContain('tickets://SHIP-3');
+  } finally {
+    stop();
+    watching.close();
+    writing.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -1,16 +1,20 @@
-import { type TicketsDb, ticketUris } from './model.js';
+import { shownOn, type TicketsDb, ticketUris } from './model.js';
 
 /** How often a watching server looks for changes that other processes made to the same database. */
 export const WATCH_INTERVAL_MS = 1_000;
 /** Tickets read per query while catching up. */
 const BATCH = 500;
+/** Changed tickets per look whose related pages (parent, links, blocked projects) are looked up too. */
+const RELATED_LIMIT = 200;
 
 /**
  * Report what other processes on the same database changed, so this process's subscribers hear of it.
  * Every `everyMs`, when SQLite's `data_version` says another connection has committed, it reads the tickets
  * updated since the last look (every change moves `updated_at`, comments and links included) and reports
- * their ticket, history and project URIs and the project list. A change of this process that lands between
- * two looks may be reported again: `resources/updated` only tells a client to read again.
+ * their ticket, history and project URIs, the pages that show them (parent, linked tickets, projects they
+ * block: {@link shownOn}, for the first RELATED_LIMIT of them) and the project list. A change of this
+ * process that lands between two looks may be reported again: `resources/updated` only tells a client to
+ * read again.
  */
 export function watchOtherProcesses(
   db: TicketsDb,
@@ -25,12 +29,12 @@ export function watchOtherProcesses(
     `SELECT id, key, updated_at AS updatedAt FROM tickets WHERE (updated_at, id) > (?, ?)
      ORDER BY updated_at, id LIMIT ${BATCH}`,
   );
-  const last = sqlite
-    .prepare<[], { id: number; updatedAt: string }>(
-      'SELECT id, updated_at AS updatedAt FROM tickets ORDER BY updated_at DESC, id DESC LIMIT 1',
-    )
-    .get();
-  let mark = { updatedAt: last?.updatedAt ?? '', id: last?.id ?? 0 };
+  // The last millisecond seen and its tickets: another process may still commit a ticket with that
+  // timestamp and a lower id, so each look reads that millisecond again and skips the ones already seen.
+  let since = sqlite.prepare<[], string>('SELECT max(updated_at) FROM tickets').pluck().get() ?? '';
+  let seenThen = new Set(
+    sqlite.prepare<[string], number>('SELECT id FROM tickets WHERE updated_at = ?').pluck().all(since),
+  );
   let seen = version();
 
   const look = () => {
@@ -38,11 +42,22 @@ export function watchOtherProcesses(
     if (now === seen) return;
     seen = now;
     const uris = new Set(['tickets://projects']);
+    let related = 0;
+    let from = { updatedAt: since, id: 0 };
     for (;;) {
-      const rows = after.all(mark.updatedAt, mark.id);
-      for (const row of rows) for (const uri of ticketUris(row.key)) uris.add(uri);
+      const rows = after.all(from.updatedAt, from.id);
+      for (const row of rows) {
+        if (row.updatedAt !== since) {
+          since = row.updatedAt;
+          seenThen = new Set();
+        } else if (seenThen.has(row.id)) continue;
+        seenThen.add(row.id);
+        for (const uri of ticketUris(row.key)) uris.add(uri);
+        if (related++ < RELATED_LIMIT)
+          for (const uri of shownOn(db, row.key, { blocking: true })) uris.add(uri);
+      }
       const end = rows.at(-1);
-      if (end) mark = { updatedAt: end.updatedAt, id: end.id };
+      if (end) from = { updatedAt: end.updatedAt, id: end.id };
       if (rows.length < BATCH) break;
     }
     changed(...uris);

@@ -224,6 +224,36 @@ describe('get_ticket', () => {
     expect(ticket.version).toBe(61);
   });
 
+  it('keeps long comments and history values from flooding the answer: newest comments whole, the rest cut', async () => {
+    await setup(1);
+    const long = (c: string, n = 10_000) => c.repeat(n);
+    // Four comments of the longest allowed size and a short one: the short one and the newest long one fit
+    // the 20,000-character budget, the next would pass it.
+    for (const c of ['a', 'b', 'c', 'd'])
+      await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: long(c) });
+    await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'short and new' });
+    await update({ key: 'SHIP-1', description: long('x', 600) });
+    await update({ key: 'SHIP-1', description: long('y', 700) });
+    const ticket = await get('SHIP-1', ['comments', 'history']);
+    expect(ticket.comments?.map((c) => c.body)).toEqual([
+      `${long('a', 500)}… (10000 characters)`,
+      `${long('b', 500)}… (10000 characters)`,
+      `${long('c', 500)}… (10000 characters)`,
+      long('d'),
+      'short and new',
+    ]);
+    expect(ticket.history?.slice(-2)).toMatchObject([
+      { field: 'description', old: '', new: `${long('x', 500)}… (600 characters)` },
+      {
+        field: 'description',
+        old: `${long('x', 500)}… (600 characters)`,
+        new: `${long('y', 500)}… (700 characters)`,
+      },
+    ]);
+    // The ticket's own description stays whole.
+    expect(ticket.description).toBe(long('y', 700));
+  });
+
   it('groups links by relation from each side (by key), with the other ticket key, title and status', async () => {
     const { database } = await setup(4);
     const id = (key: string) => idOf(database.db, key);

@@ -50,6 +50,16 @@ export const sqlList = (values: readonly (string | number)[]) =>
     sql`, `,
   );
 
+/** The first `max` UTF-16 units of a text, one fewer where the cut would split a surrogate pair. */
+export const head = (text: string, max: number) => {
+  const cut = text.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+};
+
+/** A text cut to `max` characters, saying how long it was: `abc… (12000 characters)`. */
+export const clip = (text: string, max: number) =>
+  text.length > max ? `${head(text, max)}… (${text.length} characters)` : text;
+
 /** A long chain (of a cycle) named by its ends, so a message stays short: the first 6, `gap`, the last 5. */
 export const elide = <T>(chain: readonly T[], gap: T): T[] =>
   chain.length > 12 ? [...chain.slice(0, 6), gap, ...chain.slice(-5)] : [...chain];

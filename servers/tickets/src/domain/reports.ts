@@ -5,8 +5,10 @@ import { history, links, projects, tickets } from '../db/schema.js';
 import { lastComments } from './comments.js';
 import { LINK_TYPES, type LinkType, linksOf } from './links.js';
 import {
+  clip,
   getProjectRow,
   getTicketRow,
+  head,
   OPEN_STATUSES,
   PRIORITIES,
   PROJECT_KEY,
@@ -48,15 +50,6 @@ export function fenced(text: string): string {
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}text\n${text}\n${fence}`;
 }
-
-/** The first `max` UTF-16 units of a text, one fewer where the cut would split a surrogate pair. */
-const head = (text: string, max: number) => {
-  const cut = text.slice(0, max);
-  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
-};
-
-const clip = (text: string, max: number) =>
-  text.length > max ? `${head(text, max)}… (${text.length} characters)` : text;
 
 /** A URI variable as the user typed it: percent-decoded when that is valid. */
 function decoded(value: string | undefined): string {

@@ -6,6 +6,7 @@ import { type Comment, insertComment, lastComments } from './comments.js';
 import { linksOf, type TicketLinks } from './links.js';
 import {
   type Change,
+  clip,
   elide,
   getTicketRow,
   keyOfId,
@@ -117,6 +118,15 @@ export function createTicket(db: TicketsDb, input: CreateTicket, user?: string):
 /** How many of the latest comments and history entries get_ticket returns. */
 export const COMMENTS_SHOWN = 20;
 export const HISTORY_SHOWN = 50;
+/**
+ * Bounds on get_ticket's text besides the description, so one answer cannot flood a context window (20
+ * comments of 10,000 characters and 50 changes of a 50,000-character description would be 5 million): the
+ * newest comments are whole while their bodies add up to COMMENT_CHARS_SHOWN, older ones are cut to
+ * CLIPPED_CHARS, and so is every history value, as in the history resource. A cut text ends with
+ * `… (N characters)`.
+ */
+export const COMMENT_CHARS_SHOWN = 20_000;
+export const CLIPPED_CHARS = 500;
 
 export const INCLUDES = ['comments', 'links', 'history'] as const;
 export type Include = (typeof INCLUDES)[number];
@@ -153,7 +163,16 @@ export function getTicketDetails(db: TicketsDb, key: string, include: readonly I
       history_total:
         tx.select({ n: count() }).from(history).where(eq(history.ticketId, row.id)).get()?.n ?? 0,
     };
-    if (include.includes('comments')) details.comments = latest.comments;
+    if (include.includes('comments')) {
+      let budget = COMMENT_CHARS_SHOWN;
+      details.comments = latest.comments
+        .reverse()
+        .map((comment) => {
+          budget -= comment.body.length;
+          return budget >= 0 ? comment : { ...comment, body: clip(comment.body, CLIPPED_CHARS) };
+        })
+        .reverse();
+    }
     if (include.includes('links')) {
       const grouped = linksOf(tx, row.id);
       details.links = Object.fromEntries(Object.entries(grouped).filter(([, group]) => group.length > 0));
@@ -172,7 +191,12 @@ export function getTicketDetails(db: TicketsDb, key: string, include: readonly I
         .orderBy(desc(history.id))
         .limit(HISTORY_SHOWN)
         .all()
-        .reverse();
+        .reverse()
+        .map((entry) => ({
+          ...entry,
+          old: entry.old === null ? null : clip(entry.old, CLIPPED_CHARS),
+          new: entry.new === null ? null : clip(entry.new, CLIPPED_CHARS),
+        }));
     }
     return details;
   });

@@ -31,7 +31,7 @@ import type {
   ToolContext,
   ToolDefinition,
 } from './define.js';
-import { Forbidden, isShipyardError, NotFound, ShipyardError } from './errors.js';
+import { databaseBusy, Forbidden, isShipyardError, NotFound, ShipyardError } from './errors.js';
 import { createLogger, type Logger, stackOf } from './logger.js';
 import { toolListing } from './schema.js';
 import { describeIssues } from './validation.js';
@@ -463,8 +463,16 @@ export class Runtime {
     };
   }
 
-  /** Log the real error with its stack; return one that leaks nothing but a reference. */
+  /**
+   * Log the real error with its stack; return one that leaks nothing but a reference. A database lock that
+   * outlasted busy_timeout is not a fault: it comes back as a Conflict to retry (and a warning in the log).
+   */
   private internal(where: string, error: unknown): ShipyardError {
+    const busy = databaseBusy(error);
+    if (busy) {
+      this.log.warn(`${where}: ${busy.message}`);
+      return busy;
+    }
     const ref = randomUUID().slice(0, 8);
     this.log.error(`internal error in ${where} (ref ${ref})\n${stackOf(error)}`);
     return new ShipyardError(

@@ -243,6 +243,19 @@ describe('tools/call', () => {
     await expectStillServing(client);
   });
 
+  it('turns a database lock that outlasted busy_timeout into a conflict to retry, logged as a warning', async () => {
+    const { client, logs } = await start();
+    const error = expectToolError(
+      await client.callTool({ name: 'fail_with', arguments: { kind: 'busy' } }),
+      'conflict',
+    );
+    expect(error.message).toMatch(/database is busy/);
+    expect(error.hint).toMatch(/Nothing was changed; retry/);
+    expect(logs.join('')).toMatch(/ warn .*tool fail_with: The database is busy/);
+    expect(logs.join('')).not.toContain(' error ');
+    await expectStillServing(client);
+  });
+
   it('turns a thrown non-Error value into an internal error too', async () => {
     const { client, logs } = await start();
     const result = await client.callTool({ name: 'fail_with', arguments: { kind: 'string' } });

@@ -1,11 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callOk, spawnServer, watchResourceUpdates } from '@shipyard/testing';
+import { migrate, openDatabase } from '@shipyard/db';
+import { callError, callOk, connect, spawnServer, watchResourceUpdates } from '@shipyard/testing';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openTicketsDatabase } from '../src/db/open.js';
+import { schema } from '../src/db/schema.js';
 import { watchOtherProcesses } from '../src/domain/watch.js';
+import { createTicketsServer } from '../src/server.js';
 import { bin, migrations } from './helpers.js';
 
 // Needs the built bin: `pnpm --filter @shipyard/tickets build` (the package's test script builds first).
@@ -163,6 +166,31 @@ it('hears of a ticket another process stamps with the same millisecond as the la
     stop();
     watching.close();
     writing.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('answers a write that waits out the lock of another process with a conflict to retry, and nothing written', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-busy-'));
+  const database = openDatabase({ server: 'tickets', dataDir: dir, schema, busyTimeoutMs: 50 });
+  migrate(database, migrations);
+  const client = await connect(createTicketsServer({ db: database.db }), { user: 'ana' });
+  const other = new Database(join(dir, 'tickets.db'));
+  try {
+    await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
+    other.exec('BEGIN IMMEDIATE');
+    const error = await callError(client, 'create_ticket', { project: 'SHIP', title: 'Waits' }, 'conflict');
+    expect(error.message).toMatch(/database is busy/);
+    expect(error.hint).toMatch(/retry/);
+    other.exec('ROLLBACK');
+    // The refused call took no number.
+    expect(await callOk(client, 'create_ticket', { project: 'SHIP', title: 'Waits' })).toMatchObject({
+      key: 'SHIP-1',
+    });
+  } finally {
+    other.close();
+    await client.close();
+    database.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

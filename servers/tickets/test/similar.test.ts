@@ -195,3 +195,16 @@ it('rejects bad input cleanly and keeps serving', async () => {
   expect(summary.cases).toBeGreaterThan(30);
   expect((await similar({ title: 'Crash when saving a file' })).items.length).toBeGreaterThan(0);
 });
+
+it('tells tickets apart by a number in the title', async () => {
+  for (const n of [2, 3, 1]) await seedTicket(client, { title: `Phase ${n} rollout` });
+  const { items } = await similar({ title: 'Phase 1 rollout' });
+  expect(items[0]).toEqual({ key: 'SHIP-8', title: 'Phase 1 rollout', status: 'backlog', score: 1 });
+  expect(
+    items
+      .slice(1)
+      .map((item) => item.key)
+      .sort(),
+  ).toEqual(['SHIP-6', 'SHIP-7']);
+  for (const item of items.slice(1)) expect(item.score).toBeLessThan(1);
+});

@@ -506,10 +506,15 @@ const words = (text: string): string[] => Array.from(fold(text).matchAll(/[\p{L}
 const rawWords = (text: string): string[] =>
   Array.from(text.toLowerCase().matchAll(/[\p{L}\p{N}\p{M}]+/gu), (m) => m[0]);
 
-/** A folded word that says something about a ticket: no stop word, not a single character. */
-const isSignificant = (folded: string) => [...folded].length > 1 && !STOP_WORDS.has(folded);
+/**
+ * A folded word that says something about a ticket: no stop word, and not a single character unless it is
+ * a digit (`Phase 2 rollout` and `Phase 3 rollout` are different tickets; a lone letter is mostly noise,
+ * the `e` and `g` of e.g.).
+ */
+const isSignificant = (folded: string) =>
+  ([...folded].length > 1 || /^\p{N}$/u.test(folded)) && !STOP_WORDS.has(folded);
 
-/** Words that identify a ticket: no stop words, no single characters; all words when that leaves none. */
+/** Words that identify a ticket: no stop words, no single letters; all words when that leaves none. */
 export function significantWords(text: string): string[] {
   const all = words(text);
   const kept = all.filter(isSignificant);

@@ -130,11 +130,28 @@ describe('text search', () => {
     expect((await search()).total).toBe(3);
   });
 
-  it('uses only the first 16 words', async () => {
+  it('searches up to 16 words and refuses more, rather than dropping some', async () => {
     const sixteen = Array.from({ length: 16 }, (_, i) => `w${i}`).join(' ');
     await seedTicket(client, { title: sixteen });
-    expect(await keys({ query: `${sixteen} notthere` })).toEqual(['SHIP-1']);
-    expect(await keys({ query: `notthere ${sixteen}` })).toEqual([]);
+    expect(await keys({ query: sixteen })).toEqual(['SHIP-1']);
+    const error = await callError(
+      client,
+      'search_tickets',
+      { query: `${sixteen} notthere` },
+      'invalid_input',
+    );
+    expect(error.message).toContain('more than 16 words');
+    expect(error.hint).toContain('16 or fewer');
+  });
+
+  it('refuses a query with no word in it, and lists by the filters for none, a blank one or *', async () => {
+    await seedTicket(client, { title: 'Rocket launch' });
+    for (const query of ['🚀', '!!!', '-- ** --']) {
+      const error = await callError(client, 'search_tickets', { query }, 'invalid_input');
+      expect(error.message).toContain('no word');
+      expect(error.hint).toContain('leave out query');
+    }
+    for (const query of ['', '   ', '*', '* *']) expect((await search({ query })).total).toBe(1);
   });
 });
 

@@ -26,7 +26,7 @@ import {
   toSummary,
 } from './model.js';
 
-/** At most this many words of a query are used. */
+/** A search query may have at most this many words. */
 export const MAX_QUERY_TOKENS = 16;
 /** A description in a list is cut to this many characters. */
 export const LIST_DESCRIPTION_CHARS = 500;
@@ -158,6 +158,26 @@ export function tokenize(text: string, max = MAX_QUERY_TOKENS): QueryToken[] {
     const word = match[1] ?? '';
     tokens.push({ text: word, prefix: match[2] === '*' && [...word].length >= 2 });
     if (tokens.length >= max) break;
+  }
+  return tokens;
+}
+
+/**
+ * A search's words. No query, a blank one or `*` means none: a listing by the filters. Other text with no
+ * word in it (`🚀`, `!!`) or with more than MAX_QUERY_TOKENS words is refused, rather than searched as
+ * something else than what was asked (everything, or the first words only).
+ */
+function queryTokens(query: string): QueryToken[] {
+  const tokens = tokenize(query, MAX_QUERY_TOKENS + 1);
+  if (tokens.length === 0 && !/^[\s*]*$/.test(query)) {
+    throw new InvalidInput('`query` has no word to search for: words are letters and digits', {
+      hint: 'Search with words from the title or description, or leave out query to list tickets by the filters',
+    });
+  }
+  if (tokens.length > MAX_QUERY_TOKENS) {
+    throw new InvalidInput(`\`query\` has more than ${MAX_QUERY_TOKENS} words, and every word must match`, {
+      hint: `Search with the ${MAX_QUERY_TOKENS} or fewer words that best identify the tickets`,
+    });
   }
   return tokens;
 }
@@ -325,7 +345,7 @@ function sinceOf(value: string | undefined, name: string): string | undefined {
  * is bound to the words, filters and sort.
  */
 export function searchTickets(db: TicketsDb, options: SearchOptions): Page<SearchItem> {
-  const tokens = tokenize(options.query ?? '');
+  const tokens = queryTokens(options.query ?? '');
   const match = ftsAllOf(tokens);
   const sort: Sort =
     options.sort === 'relevance' && !match ? 'updated' : (options.sort ?? (match ? 'relevance' : 'updated'));

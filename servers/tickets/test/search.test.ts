@@ -144,6 +144,13 @@ describe('text search', () => {
     expect(error.hint).toContain('16 or fewer');
   });
 
+  it('finds a word inside a run of text written without spaces by the run start and *', async () => {
+    await seedTicket(client, { title: '日本語のチケット' });
+    expect(await keys({ query: '日本*' })).toEqual(['SHIP-1']);
+    expect(await keys({ query: '日本語のチケット' })).toEqual(['SHIP-1']);
+    expect(await keys({ query: 'チケット' })).toEqual([]);
+  });
+
   it('refuses a query with no word in it, and lists by the filters for none, a blank one or *', async () => {
     await seedTicket(client, { title: 'Rocket launch' });
     for (const query of ['🚀', '!!!', '-- ** --']) {

@@ -83,7 +83,8 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   if (values['data-dir'] !== undefined && !values['data-dir'].trim()) {
     throw new UsageError('--data-dir must name a directory, got an empty value');
   }
-  const user = (values.user ?? env.SHIPYARD_USER)?.trim();
+  // Composed form (NFC), so the same name typed with combining accents is the same user.
+  const user = (values.user ?? env.SHIPYARD_USER)?.trim().normalize('NFC');
   if (values.user !== undefined && !user) throw new UsageError('--user must name someone, got a blank value');
   return {
     transport,

@@ -195,6 +195,8 @@ describe('parseConfig', () => {
 
   it('trims the user, refuses a blank --user and ignores a blank SHIPYARD_USER', () => {
     expect(parseConfig(['--user', '  ada '], {}).user).toBe('ada');
+    // Composed form: an accent typed as a combining mark is the same name.
+    expect(parseConfig(['--user', 'Jose\u0301'], {}).user).toBe('Jos\u00e9');
     expect(usageError(['--user', '   ']).message).toContain('--user must name someone');
     expect(parseConfig([], { SHIPYARD_USER: '  ' }).user).toBeUndefined();
   });

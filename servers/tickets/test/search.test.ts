@@ -267,6 +267,21 @@ describe('filters', () => {
     expect(await keys({ label: 'au' })).toEqual([]);
   });
 
+  it('by label and assignee the same whether an accent is composed or combining (NFC)', async () => {
+    const composed = 'caf\u00e9';
+    const combining = 'cafe\u0301';
+    const { key } = await seedTicket(client, {
+      title: 'Accented',
+      labels: [combining, composed],
+      assignee: `Jos${combining.slice(3)}`,
+    });
+    const ticket = await callOk<{ labels: string[]; assignee: string }>(client, 'get_ticket', { key });
+    expect(ticket.labels).toEqual([composed]);
+    expect(ticket.assignee).toBe('Jos\u00e9');
+    expect(await keys({ label: combining })).toEqual([key]);
+    expect(await keys({ assignee: 'jos\u00e9' })).toEqual([key]);
+  });
+
   it('by parent; an unknown parent is not_found and a malformed one invalid_input', async () => {
     expect(await keys({ parent: 'SHIP-1' })).toEqual(['SHIP-3']);
     expect(await keys({ parent: 'ship-2' })).toEqual([]);

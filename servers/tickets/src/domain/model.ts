@@ -34,9 +34,12 @@ export const priorityRank = (priority: Priority): number => PRIORITIES.indexOf(p
 export type ProjectRow = typeof projects.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
 
-/** Lower-case, trimmed, de-duplicated, sorted. */
+/** A label as stored and searched: trimmed, lower-case, in Unicode's composed form (NFC). */
+export const normaliseLabel = (label: string) => label.trim().toLowerCase().normalize('NFC');
+
+/** Labels as stored: each normalised, de-duplicated, sorted. */
 export function normaliseLabels(labels: readonly string[]): string[] {
-  return [...new Set(labels.map((label) => label.trim().toLowerCase()).filter(Boolean))].sort();
+  return [...new Set(labels.map(normaliseLabel).filter(Boolean))].sort();
 }
 
 export const parseLabels = (json: string): string[] => JSON.parse(json) as string[];

@@ -14,6 +14,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import {
   getProjectRow,
   getTicketRow,
+  normaliseLabel,
   OPEN_STATUSES,
   type Priority,
   priorityRank,
@@ -370,7 +371,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   else if (options.assignee !== undefined)
     // Any case (the index is COLLATE NOCASE): a name a model retypes as Ana still finds ana's tickets.
     add('assignee', 'narrow', (h) => sql`${plus(h)}tickets.assignee = ${options.assignee} COLLATE NOCASE`);
-  const label = options.label?.trim().toLowerCase();
+  const label = options.label === undefined ? undefined : normaliseLabel(options.label);
   if (label)
     add(
       'label',

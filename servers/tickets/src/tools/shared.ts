@@ -74,11 +74,14 @@ export const fields = {
     .refine((body) => body.trim().length > 0, 'must not be blank'),
 };
 
-/** A person argument: "me" is the configured user (--user / SHIPYARD_USER), "none" is nobody. */
+/**
+ * A person argument: "me" is the configured user (--user / SHIPYARD_USER), "none" is nobody; any other name
+ * in Unicode's composed form (NFC), so José typed either way is one person.
+ */
 export function resolvePerson(value: string, user: string | undefined): string | null {
   const word = value.toLowerCase();
   if (word === 'none') return null;
-  if (word !== 'me') return value;
+  if (word !== 'me') return value.normalize('NFC');
   if (!user) {
     throw new InvalidInput('"me" needs a configured user, and this server has none', {
       hint: 'Name the person instead, or start the server with --user / SHIPYARD_USER',

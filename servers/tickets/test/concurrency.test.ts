@@ -194,3 +194,49 @@ it('answers a write that waits out the lock of another process with a conflict t
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+it("counts and pages a search in one snapshot, so another process's commit between them cannot split them", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-snapshot-'));
+  const database = openTicketsDatabase(dir, migrations);
+  const client = await connect(createTicketsServer({ db: database.db }), { user: 'ana' });
+  const other = new Database(join(dir, 'tickets.db'));
+  const prepare = database.sqlite.prepare.bind(database.sqlite);
+  try {
+    await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
+    for (const title of ['One', 'Two', 'Three'])
+      await callOk(client, 'create_ticket', { project: 'SHIP', title });
+    // Right after the listing counts its matches, another process adds a ticket.
+    let fired = false;
+    database.sqlite.prepare = ((source: string) => {
+      const statement = prepare(source);
+      if (fired || !source.startsWith('SELECT count(*)')) return statement;
+      fired = true;
+      const get = statement.get.bind(statement);
+      return Object.assign(Object.create(statement), {
+        get: (...params: unknown[]) => {
+          const counted = get(...params);
+          other
+            .prepare(
+              `INSERT INTO tickets (project_id, number, key, title, description, type)
+               VALUES (1, 4, 'SHIP-4', 'Four', '', 'task')`,
+            )
+            .run();
+          return counted;
+        },
+      });
+    }) as typeof database.sqlite.prepare;
+    const page = await callOk<{ items: unknown[]; total: number }>(client, 'search_tickets', {
+      project: 'SHIP',
+    });
+    expect(fired).toBe(true);
+    expect({ items: page.items.length, total: page.total }).toEqual({ items: 3, total: 3 });
+    database.sqlite.prepare = prepare;
+    expect((await callOk<{ total: number }>(client, 'search_tickets', { project: 'SHIP' })).total).toBe(4);
+  } finally {
+    database.sqlite.prepare = prepare;
+    other.close();
+    await client.close();
+    database.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

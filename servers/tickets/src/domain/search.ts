@@ -343,9 +343,15 @@ function sinceOf(value: string | undefined, name: string): string | undefined {
 /**
  * Search tickets: FTS5 MATCH over title and description joined to tickets by rowid, ranked by bm25 (title
  * weighted), or a plain filtered listing when there are no words. Filters are indexed columns; the cursor
- * is bound to the words, filters and sort.
+ * is bound to the words, filters and sort. Runs in one read transaction: some plans count and fetch the
+ * page in separate statements, and another process committing between them would make `total` and
+ * `next_cursor` disagree with the rows.
  */
 export function searchTickets(db: TicketsDb, options: SearchOptions): Page<SearchItem> {
+  return db.$client.transaction(() => search(db, options))();
+}
+
+function search(db: TicketsDb, options: SearchOptions): Page<SearchItem> {
   const tokens = queryTokens(options.query ?? '');
   const match = ftsAllOf(tokens);
   const sort: Sort =

@@ -32,7 +32,7 @@ export {
 export type { HttpHandle, HttpOptions } from './http.js';
 export type { Logger, LogLevel } from './logger.js';
 export { createLogger } from './logger.js';
-export type { Page, PageRequest } from './pagination.js';
+export type { Page, PageRequest, PageWindow, SortKey } from './pagination.js';
 export {
   DEFAULT_LIMIT,
   decodeCursor,

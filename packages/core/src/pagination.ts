@@ -22,20 +22,40 @@ export interface Page<T> {
   total: number;
 }
 
+/**
+ * The sort values of the last item of a page (e.g. its updated_at and id), for keyset paging: the next page
+ * starts after that item, so a change to earlier items between two calls neither skips nor repeats one.
+ */
+export type SortKey = readonly (string | number)[];
+
 interface CursorState {
+  /** How many items the pages before this one returned. */
   o: number;
   /** Fingerprint of the query the cursor belongs to, so a cursor is not replayed on another query. */
   q?: string;
+  /** Keyset paging: the sort key of the last item returned. */
+  k?: SortKey;
 }
 
-/** Cursors are opaque to clients: base64url JSON of an offset and a query fingerprint. */
-export function encodeCursor(offset: number, query?: string): string {
-  const state: CursorState = query === undefined ? { o: offset } : { o: offset, q: fingerprint(query) };
+/** Cursors are opaque to clients: base64url JSON of an offset, a query fingerprint and maybe a sort key. */
+export function encodeCursor(offset: number, query?: string, after?: SortKey): string {
+  const state: CursorState = { o: offset };
+  if (query !== undefined) state.q = fingerprint(query);
+  if (after !== undefined) state.k = after;
   return Buffer.from(JSON.stringify(state)).toString('base64url');
 }
 
 export function decodeCursor(cursor: string | undefined, query?: string): number {
-  if (cursor === undefined || cursor === '') return 0;
+  return readCursor(cursor, query).offset;
+}
+
+const isSortKey = (value: unknown): value is SortKey =>
+  Array.isArray(value) &&
+  value.length <= 8 &&
+  value.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)));
+
+function readCursor(cursor: string | undefined, query?: string): { offset: number; after?: SortKey } {
+  if (cursor === undefined || cursor === '') return { offset: 0 };
   let state: CursorState;
   try {
     state = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorState;
@@ -45,12 +65,13 @@ export function decodeCursor(cursor: string | undefined, query?: string): number
   if (typeof state !== 'object' || state === null || !Number.isSafeInteger(state.o) || state.o < 0) {
     throw badCursor();
   }
+  if (state.k !== undefined && !isSortKey(state.k)) throw badCursor();
   if (query !== undefined && state.q !== undefined && state.q !== fingerprint(query)) {
     throw new InvalidInput('This cursor belongs to a different query', {
       hint: 'Repeat the same query with the cursor, or drop the cursor to start from the first page',
     });
   }
-  return state.o;
+  return state.k === undefined ? { offset: state.o } : { offset: state.o, after: state.k };
 }
 
 function badCursor(): InvalidInput {
@@ -73,20 +94,36 @@ export interface PageRequest {
   cursor?: string | undefined;
 }
 
-/** Resolve limit and offset from a request; pass `query` (e.g. JSON of the filters) to bind the cursor to it. */
-export function pageWindow(request: PageRequest, query?: string): { limit: number; offset: number } {
-  const limit = Math.min(Math.max(request.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT);
-  return { limit, offset: decodeCursor(request.cursor, query) };
+/** A page to fetch: its size, how many items came before it, and for keyset paging the key to start after. */
+export interface PageWindow {
+  limit: number;
+  offset: number;
+  after?: SortKey;
 }
 
-/** Build a page from the rows of one window and the total count. */
+/** Resolve limit and offset from a request; pass `query` (e.g. JSON of the filters) to bind the cursor to it. */
+export function pageWindow(request: PageRequest, query?: string): PageWindow {
+  const limit = Math.min(Math.max(request.limit ?? DEFAULT_LIMIT, 1), MAX_LIMIT);
+  return { limit, ...readCursor(request.cursor, query) };
+}
+
+/**
+ * Build a page from the rows of one window and the total count. For keyset paging pass `next`: the sort
+ * key of the last item and whether more items follow it (fetch limit + 1 rows to know), which decide the
+ * next cursor instead of the offset and the total.
+ */
 export function toPage<T>(
   items: T[],
   total: number,
-  window: { limit: number; offset: number },
+  window: PageWindow,
   query?: string,
+  next?: { after: SortKey | undefined; more: boolean },
 ): Page<T> {
   const end = window.offset + items.length;
+  if (next) {
+    const cursor = next.more && next.after ? encodeCursor(end, query, next.after) : null;
+    return { items, total, next_cursor: cursor };
+  }
   return { items, total, next_cursor: end < total ? encodeCursor(end, query) : null };
 }
 

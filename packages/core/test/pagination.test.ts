@@ -132,6 +132,28 @@ describe('encodeCursor / decodeCursor', () => {
   });
 });
 
+describe('keyset cursors', () => {
+  it('carry the sort key of the last item, and toPage issues one only when more items follow', () => {
+    const window = pageWindow({ limit: 2 }, 'q');
+    const page = toPage(['a', 'b'], 10, window, 'q', { after: ['2026-01-01', 7], more: true });
+    expect(page.total).toBe(10);
+    expect(pageWindow({ limit: 2, cursor: page.next_cursor ?? '' }, 'q')).toEqual({
+      limit: 2,
+      offset: 2,
+      after: ['2026-01-01', 7],
+    });
+    // The total is not what decides: no more items, no cursor, whatever the total says.
+    expect(toPage(['c'], 10, window, 'q', { after: ['x', 1], more: false }).next_cursor).toBeNull();
+  });
+
+  it('rejects a cursor whose sort key is not a short list of strings and numbers', () => {
+    for (const k of ['x', [{}], [null], Array.from({ length: 9 }, () => 1)]) {
+      const cursor = Buffer.from(JSON.stringify({ o: 2, k })).toString('base64url');
+      expectInvalidInput(() => pageWindow({ cursor }), /not a cursor/);
+    }
+  });
+});
+
 describe('pageWindow / toPage', () => {
   it('resolves limit and offset from a request', () => {
     expect(pageWindow({})).toEqual({ limit: 20, offset: 0 });

@@ -344,8 +344,12 @@ describe('pages', () => {
 
   for (const args of [
     {},
+    { sort: 'created' },
+    { sort: 'priority' },
     { query: 'flaky test' },
     { query: 'flaky', sort: 'priority' },
+    { query: 'flaky', sort: 'updated' },
+    { query: 'flaky', priority: ['high'] },
     { priority: ['high'] },
   ]) {
     it(`walks every page exactly once: ${JSON.stringify(args)}`, async () => {
@@ -360,13 +364,38 @@ describe('pages', () => {
         cursor = page.next_cursor ?? undefined;
         pages++;
       } while (cursor);
-      const expected = 'priority' in args && !('sort' in args) ? 12 : 23;
+      const expected = 'priority' in args ? 12 : 23;
       expect(new Set(seen).size).toBe(seen.length);
       expect(seen).toHaveLength(expected);
       expect([...totals]).toEqual([expected]);
       expect(pages).toBe(Math.ceil(expected / 5));
     });
   }
+
+  it('goes on after the last ticket shown, whatever changed before it (a triage moving tickets out)', async () => {
+    // Newest first: SHIP-23, SHIP-22, … (SHIP-3, 6, 9… share one old updated_at and come last).
+    const first = await search({ status: ['backlog'], limit: 5 });
+    const shown = first.items.map((item) => item.key);
+    // Each ticket of the first page is triaged out of the backlog before the next page is asked for.
+    for (const key of shown) await callOk(client, 'transition_ticket', { key, status: 'todo' });
+    const second = await search({ status: ['backlog'], limit: 5, cursor: first.next_cursor });
+    expect(second.total).toBe(18);
+    // Paging by offset would have skipped the five tickets that moved up into the places of those shown.
+    expect(second.items.map((item) => item.key)).toEqual(
+      (await search({ status: ['backlog'], limit: 5 })).items.map((item) => item.key),
+    );
+    // A ticket added before the key is not shown again later, and the end is the end.
+    let cursor = second.next_cursor;
+    const rest: string[] = [];
+    await seedTicket(client, { title: 'Late arrival' });
+    while (cursor) {
+      const page = await search({ status: ['backlog'], limit: 5, cursor });
+      rest.push(...page.items.map((item) => item.key));
+      cursor = page.next_cursor;
+    }
+    expect(rest).toHaveLength(13);
+    expect(rest).not.toContain('SHIP-24');
+  });
 
   it('uses 20 per page by default', async () => {
     const page = await search();

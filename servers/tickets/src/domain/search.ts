@@ -9,7 +9,7 @@
  * Because the index holds stems, a prefix term also matches the stems its word may have been cut to
  * (`integrat*` finds integration, stored as `integr`): see {@link prefixStems}.
  */
-import { InvalidInput, type Page, pageWindow, toPage } from '@shipyard/core';
+import { InvalidInput, type Page, pageWindow, type SortKey, toPage } from '@shipyard/core';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   getProjectRow,
@@ -58,7 +58,9 @@ function textHits(match: string, filter: SQL | undefined, seek?: string, scored 
                     WHERE ${filter} AND tickets.id = tickets_fts.rowid)) `;
     return {
       withHits,
-      ranked: (page: SQL) => sql`(SELECT id, score FROM hits ORDER BY score, id DESC ${page}) AS ranked`,
+      ranked: (page: SQL, after?: SQL) =>
+        sql`(SELECT id, score FROM hits${after ? sql` WHERE ${after}` : sql``}
+             ORDER BY score, id DESC ${page}) AS ranked`,
       count: sql`${withHits}SELECT count(*) AS n FROM hits`,
       total: sql`(SELECT count(*) FROM hits)`,
       ids: sql`(SELECT id FROM hits)`,
@@ -67,11 +69,17 @@ function textHits(match: string, filter: SQL | undefined, seek?: string, scored 
   const withHits = filter
     ? sql`WITH hits(id) AS MATERIALIZED (SELECT tickets.id FROM tickets WHERE ${filter} AND tickets.id IN (${ftsIds})) `
     : sql``;
-  /** ids and bm25 scores of the best hits, best first (a subquery: `ranked.id`, `ranked.score`). */
-  const ranked = (page: SQL) =>
-    sql`(SELECT tickets_fts.rowid AS id, ${BM25} AS score FROM tickets_fts
-         WHERE tickets_fts MATCH ${match}${filter ? sql` AND +tickets_fts.rowid IN hits` : sql``}
-         ORDER BY score, tickets_fts.rowid DESC ${page}) AS ranked`;
+  /**
+   * ids and bm25 scores of the best hits, best first (a subquery: `ranked.id`, `ranked.score`); `after`, a
+   * condition on `id` and `score`, keeps those after the previous page's last.
+   */
+  const ranked = (page: SQL, after?: SQL) => {
+    const scored = sql`SELECT tickets_fts.rowid AS id, ${BM25} AS score FROM tickets_fts
+         WHERE tickets_fts MATCH ${match}${filter ? sql` AND +tickets_fts.rowid IN hits` : sql``}`;
+    return after
+      ? sql`(SELECT id, score FROM (${scored}) WHERE ${after} ORDER BY score, id DESC ${page}) AS ranked`
+      : sql`(${scored} ORDER BY score, tickets_fts.rowid DESC ${page}) AS ranked`;
+  };
   const count = filter
     ? sql`${withHits}SELECT count(*) AS n FROM hits`
     : sql`SELECT count(*) AS n FROM tickets_fts WHERE tickets_fts MATCH ${match}`;
@@ -286,8 +294,12 @@ export type SearchItem = { [K in keyof TicketSummary]: TicketSummary[K] } & {
   created_at?: string;
 };
 
-/** A search row: the summary columns, plus the requested extra fields' columns. */
+/** A search row: the summary columns, the sort key's columns, plus the requested extra fields' columns. */
 type Row = SummaryRow & {
+  _id: number;
+  _created: string;
+  _rank: number;
+  _score?: number;
   description?: string;
   description_truncated?: number;
   reporter?: string | null;
@@ -313,7 +325,9 @@ const EXTRA_COLUMNS: Record<ExtraField, SQL> = {
 const SUMMARY_COLUMNS = sql.raw(
   'tickets.key AS key, tickets.title AS title, tickets.type AS type, tickets.status AS status, ' +
     'tickets.priority AS priority, tickets.assignee AS assignee, tickets.labels AS labels, ' +
-    'tickets.updated_at AS updatedAt',
+    'tickets.updated_at AS updatedAt, ' +
+    // The sort key's other columns, for the next page's cursor (toItem leaves them out).
+    'tickets.id AS _id, tickets.created_at AS _created, tickets.priority_rank AS _rank',
 );
 
 /** The index that yields each non-relevance order (names from db/schema.ts). */
@@ -329,6 +343,58 @@ const ORDER: Record<Exclude<Sort, 'relevance'>, SQL> = {
   priority: sql.raw('tickets.priority_rank ASC, tickets.updated_at DESC, tickets.id DESC'),
 };
 
+/**
+ * Keyset paging: the sort key of a row, which the next page's cursor carries, and the condition for the rows
+ * after it in the sort order (`hide` puts a unary + on the columns, so SQLite keeps the plan it has).
+ * Pages that start after a key, not at an offset, neither skip nor repeat a ticket when tickets before
+ * the key change in between (a triage that moves tickets out of a listing page by page, say).
+ */
+const KEYSET: Record<
+  Sort,
+  { key: (row: Row) => SortKey; types: string; after: (key: SortKey, hide: boolean) => SQL }
+> = {
+  relevance: {
+    key: (row) => [row._score ?? 0, row._id],
+    types: 'nn',
+    after: ([score, id]) => sql`(score > ${score} OR (score = ${score} AND id < ${id}))`,
+  },
+  updated: {
+    key: (row) => [row.updatedAt, row._id],
+    types: 'sn',
+    after: ([at, id], h) => sql`(${plus(h)}tickets.updated_at, ${plus(h)}tickets.id) < (${at}, ${id})`,
+  },
+  created: {
+    key: (row) => [row._created, row._id],
+    types: 'sn',
+    after: ([at, id], h) => sql`(${plus(h)}tickets.created_at, ${plus(h)}tickets.id) < (${at}, ${id})`,
+  },
+  priority: {
+    key: (row) => [row._rank, row.updatedAt, row._id],
+    types: 'nsn',
+    after: ([rank, at, id], h) =>
+      sql`(${plus(h)}tickets.priority_rank > ${rank} OR (${plus(h)}tickets.priority_rank = ${rank}
+            AND (${plus(h)}tickets.updated_at, ${plus(h)}tickets.id) < (${at}, ${id})))`,
+  },
+};
+
+/** A unary + before a column hides its index from SQLite's planner. */
+const plus = (hide: boolean) => sql.raw(hide ? '+' : '');
+
+/** The cursor's sort key when it fits the sort (the cursor is bound to the query, so only a forged one fails). */
+function afterKey(sort: Sort, after: SortKey | undefined): SortKey | undefined {
+  if (after === undefined) return undefined;
+  const { types } = KEYSET[sort];
+  const fits =
+    after.length === types.length &&
+    after.every((value, i) => typeof value === (types[i] === 'n' ? 'number' : 'string'));
+  if (!fits) {
+    throw new InvalidInput('`cursor` is not a cursor this server issued', {
+      hint: 'Pass next_cursor from the previous page unchanged, or omit cursor to start from the first page',
+    });
+  }
+  return after;
+}
+
 function sinceOf(value: string | undefined, name: string): string | undefined {
   if (value === undefined) return undefined;
   const at = parseInstant(value);
@@ -343,15 +409,9 @@ function sinceOf(value: string | undefined, name: string): string | undefined {
 /**
  * Search tickets: FTS5 MATCH over title and description joined to tickets by rowid, ranked by bm25 (title
  * weighted), or a plain filtered listing when there are no words. Filters are indexed columns; the cursor
- * is bound to the words, filters and sort. Runs in one read transaction: some plans count and fetch the
- * page in separate statements, and another process committing between them would make `total` and
- * `next_cursor` disagree with the rows.
+ * is bound to the words, filters and sort.
  */
 export function searchTickets(db: TicketsDb, options: SearchOptions): Page<SearchItem> {
-  return db.$client.transaction(() => search(db, options))();
-}
-
-function search(db: TicketsDb, options: SearchOptions): Page<SearchItem> {
   const tokens = queryTokens(options.query ?? '');
   const match = ftsAllOf(tokens);
   const sort: Sort =
@@ -363,7 +423,6 @@ function search(db: TicketsDb, options: SearchOptions): Page<SearchItem> {
   const filters: Filter[] = [];
   const add = (column: Filter['column'], kind: Filter['kind'], cond: (hide: boolean) => SQL) =>
     filters.push({ column, kind, cond });
-  const plus = (hide: boolean) => sql.raw(hide ? '+' : '');
   const project = options.project === undefined ? undefined : getProjectRow(db, options.project);
   if (project) add('project', 'broad', (h) => sql`${plus(h)}tickets.project_id = ${project.id}`);
   if (options.status?.length)
@@ -406,23 +465,34 @@ function search(db: TicketsDb, options: SearchOptions): Page<SearchItem> {
     sort,
   ]);
   const window = pageWindow(options, queryKey);
+  const after = afterKey(sort, window.after);
+  const keyset = KEYSET[sort];
 
   const fields = new Set(options.fields ?? []);
   const columns = [SUMMARY_COLUMNS, ...[...fields].map((field) => EXTRA_COLUMNS[field])];
   const select = sql.join(columns, sql`, `);
   const and = (conds: SQL[]) => sql.join(conds, sql` AND `);
   const filter = allOf(filters);
-  const page = sql`LIMIT ${window.limit} OFFSET ${window.offset}`;
+  // One row more than the page, to know whether another page follows. A cursor without a key (from before
+  // keyset paging) still pages by offset.
+  const page = sql`LIMIT ${window.limit + 1} OFFSET ${after ? 0 : window.offset}`;
+  const pageAfter = (hide: boolean, conds: SQL[] = []) =>
+    after ? [...conds, keyset.after(after, hide)] : conds;
   let rows: (Row & { total?: number })[];
   let count: SQL;
   let known: number | undefined;
+  // Plans that count and fetch the page in separate statements read them in one transaction: another
+  // process committing between the two would make `total` and `next_cursor` disagree with the rows.
+  // (A one-statement plan needs none, and skips its cost on the hottest search.)
+  const snapshot = <T>(read: () => T): T => db.$client.transaction(read)();
 
   if (!match) {
     // Plans measured at 100,000 tickets (tooling/bench/tickets-search.js); SQLite has no statistics here.
     // With a narrow filter, drive from its index (the broad filters' indexes are hidden).
     const narrow = filters.some((f) => f.kind === 'narrow');
     const conds = filters.map((f) => f.cond(narrow && f.kind === 'broad'));
-    const whereSql = conds.length > 0 ? sql` WHERE ${and(conds)}` : sql``;
+    const where = (list: SQL[]) => (list.length > 0 ? sql` WHERE ${and(list)}` : sql``);
+    const whereSql = where(conds);
     // Two or more broad filters: count the intersection of their index-only id sets, without reading rows.
     const broad = filters.filter((f) => f.kind === 'broad');
     const residual = filters.filter((f) => f.kind === 'residual').map((f) => f.cond(false));
@@ -438,47 +508,51 @@ function search(db: TicketsDb, options: SearchOptions): Page<SearchItem> {
     } else {
       count = sql`SELECT count(*) AS n FROM tickets${whereSql}`;
     }
-    const total = db.get<{ n: number }>(count)?.n ?? 0;
-    known = total;
-    const all =
-      filters.length > 0 ? (db.get<{ n: number }>(sql`SELECT count(*) AS n FROM tickets`)?.n ?? 0) : total;
-    // Many matches: walk the sort order's index and stop at a full page (reads about (offset + limit) * all /
-    // total rows); few: fetch them through a filter index and sort them (reads `total` rows).
-    const dense = total * total > (window.offset + window.limit) * all;
-    const from = dense
-      ? sql.raw(`tickets INDEXED BY ${SORT_INDEX[sort as keyof typeof SORT_INDEX]}`)
-      : sql`tickets`;
-    rows = db.all<Row>(
-      sql`SELECT ${select} FROM ${from}${whereSql} ORDER BY ${ORDER[sort as keyof typeof ORDER]} ${page}`,
-    );
+    const counted = count;
+    [known, rows] = snapshot(() => {
+      const total = db.get<{ n: number }>(counted)?.n ?? 0;
+      const all =
+        filters.length > 0 ? (db.get<{ n: number }>(sql`SELECT count(*) AS n FROM tickets`)?.n ?? 0) : total;
+      // Many matches: walk the sort order's index and stop at a full page (reads about (offset + limit) *
+      // all / total rows); few: fetch them through a filter index and sort them (reads `total` rows).
+      const dense = total * total > (window.offset + window.limit) * all;
+      const from = dense
+        ? sql.raw(`tickets INDEXED BY ${SORT_INDEX[sort as keyof typeof SORT_INDEX]}`)
+        : sql`tickets`;
+      // Walking the sort index, its columns in the key condition let SQLite seek to the key.
+      const pageWhere = where(pageAfter(!dense, conds));
+      const order = ORDER[sort as keyof typeof ORDER];
+      return [total, db.all<Row>(sql`SELECT ${select} FROM ${from}${pageWhere} ORDER BY ${order} ${page}`)];
+    });
   } else {
     const text = textHits(match, filter, seekIndex(filters), sort === 'relevance');
     count = text.count;
     if (sort === 'relevance') {
       rows = db.all<Row>(
-        sql`${text.withHits}SELECT ${select}, ${text.total} AS total
-            FROM ${text.ranked(page)} JOIN tickets ON tickets.id = ranked.id
+        sql`${text.withHits}SELECT ${select}, ranked.score AS _score, ${text.total} AS total
+            FROM ${text.ranked(page, after && keyset.after(after, false))} JOIN tickets ON tickets.id = ranked.id
             ORDER BY ranked.score, ranked.id DESC`,
       );
     } else {
-      // Many hits: walk the sort order's index and stop at a full page; few: look them up and sort them.
-      const many = !filter && (db.get<{ n: number }>(count)?.n ?? 0) > DENSE_HITS;
-      const from = many ? sql.raw(`tickets INDEXED BY ${SORT_INDEX[sort]}`) : sql`tickets`;
-      rows = db.all<Row>(
-        sql`${text.withHits}SELECT ${select}, ${text.total} AS total
-            FROM ${from} WHERE tickets.id IN ${text.ids} ORDER BY ${ORDER[sort]} ${page}`,
-      );
+      rows = snapshot(() => {
+        // Many hits: walk the sort order's index and stop at a full page; few: look them up and sort them.
+        const many = !filter && (db.get<{ n: number }>(text.count)?.n ?? 0) > DENSE_HITS;
+        const from = many ? sql.raw(`tickets INDEXED BY ${SORT_INDEX[sort]}`) : sql`tickets`;
+        const conds = pageAfter(!many, [sql`tickets.id IN ${text.ids}`]);
+        return db.all<Row>(
+          sql`${text.withHits}SELECT ${select}, ${text.total} AS total
+              FROM ${from} WHERE ${and(conds)} ORDER BY ${ORDER[sort]} ${page}`,
+        );
+      });
     }
   }
-  // The total is known, or came with the rows; else a short page is the last one (same snapshot); else count.
-  const total =
-    known ??
-    rows[0]?.total ??
-    (rows.length < window.limit && (rows.length > 0 || window.offset === 0)
-      ? window.offset + rows.length
-      : (db.get<{ n: number }>(count)?.n ?? 0));
-  const items = rows.map((row) => toItem(row, fields));
-  return toPage(items, total, window, queryKey);
+  // The total is known or came with the rows; with no rows it is 0 on a first page, else counted.
+  const total = known ?? rows[0]?.total ?? (window.offset === 0 ? 0 : (db.get<{ n: number }>(count)?.n ?? 0));
+  const more = rows.length > window.limit;
+  const shown = more ? rows.slice(0, window.limit) : rows;
+  const last = shown.at(-1);
+  const items = shown.map((row) => toItem(row, fields));
+  return toPage(items, total, window, queryKey, { after: last && keyset.key(last), more });
 }
 
 function toItem(row: Row, fields: ReadonlySet<ExtraField>): SearchItem {

@@ -2,7 +2,13 @@ import type { z } from 'zod';
 
 /** Turn zod issues into one plain sentence per problem, naming the field and what was expected. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[], allowedKeys: readonly string[]): string {
-  return issues.map((issue) => describeIssue(issue, allowedKeys)).join('; ');
+  // A value of the wrong type is the whole story for its field: zod still runs the field's other checks
+  // (an array's .max(3) on a string reads "at most 3 characters"), which would only mislead.
+  const wrongType = new Set(issues.filter((i) => i.code === 'invalid_type').map((i) => fieldName(i.path)));
+  return issues
+    .filter((issue) => issue.code === 'invalid_type' || !wrongType.has(fieldName(issue.path)))
+    .map((issue) => describeIssue(issue, allowedKeys))
+    .join('; ');
 }
 
 function fieldName(path: readonly PropertyKey[]): string {

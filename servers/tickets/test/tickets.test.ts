@@ -136,6 +136,18 @@ describe('create_ticket', () => {
     await callError(client, 'create_ticket', { project: 'SHIP', title: '\n \n' }, 'invalid_input');
   });
 
+  it('drops control characters from a title, and refuses one with nothing visible', async () => {
+    await setup(0);
+    expect((await seedTicket(client, { title: 'Tab\there, NUL\u0000 and bell\u0007' })).title).toBe(
+      'Tab here, NUL and bell',
+    );
+    for (const title of ['\u200b', '\u200b\u200d', '\u0000\u0007'])
+      expect(
+        (await callError(client, 'create_ticket', { project: 'SHIP', title }, 'invalid_input')).message,
+      ).toMatch(/`title`: must have a visible character/);
+    await callError(client, 'update_ticket', { key: 'SHIP-1', title: '\u2060' }, 'invalid_input');
+  });
+
   it("notifies the parent's subscribers of a new child", async () => {
     await setup(1);
     const updates = watchResourceUpdates(client);

@@ -51,13 +51,15 @@ export const fields = {
     .transform((key) => key.toUpperCase())
     .describe('Project key, e.g. SHIP'),
   key: z.string().max(24).describe('Ticket key, e.g. SHIP-42'),
-  // One line: a line break (and the blanks around it) becomes a space.
+  // One line: a line break (and the blanks around it) or a tab becomes a space, other control characters
+  // (NUL, bell…) go, and something visible must be left (not only zero-width or other format characters).
   title: z
     .string()
     .trim()
     .min(1)
     .max(200)
-    .transform((title) => title.replace(/\s*[\r\n]+\s*/g, ' '))
+    .transform((title) => title.replace(/\s*[\r\n]+\s*|\t/g, ' ').replace(/\p{Cc}/gu, ''))
+    .refine((title) => /[^\s\p{Cc}\p{Cf}]/u.test(title), 'must have a visible character')
     .describe('One-line summary'),
   description: z.string().max(50_000).describe('Details, markdown'),
   type: z.enum(TYPES).describe('bug, feature, task or chore'),

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate, openDatabase } from '@shipyard/db';
-import { callError, callOk, connect, spawnServer, watchResourceUpdates } from '@shipyard/testing';
+import { callError, callOk, connect, readText, spawnServer, watchResourceUpdates } from '@shipyard/testing';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openTicketsDatabase } from '../src/db/open.js';
@@ -195,48 +195,96 @@ it('answers a write that waits out the lock of another process with a conflict t
   }
 });
 
-it("counts and pages a search in one snapshot, so another process's commit between them cannot split them", async () => {
+/**
+ * A database of tickets on a file, a client, and another connection that commits `write` right after this
+ * process runs the first statement that `starts` the SQL text (once): what another process may do between
+ * two statements of one read.
+ */
+async function withCommitBetween(starts: (source: string) => boolean, write: string) {
   const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-snapshot-'));
   const database = openTicketsDatabase(dir, migrations);
   const client = await connect(createTicketsServer({ db: database.db }), { user: 'ana' });
   const other = new Database(join(dir, 'tickets.db'));
   const prepare = database.sqlite.prepare.bind(database.sqlite);
-  try {
-    await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
-    for (const title of ['One', 'Two', 'Three'])
-      await callOk(client, 'create_ticket', { project: 'SHIP', title });
-    // Right after the listing counts its matches, another process adds a ticket.
-    let fired = false;
+  const state = { fired: false };
+  const arm = () => {
     database.sqlite.prepare = ((source: string) => {
       const statement = prepare(source);
-      if (fired || !source.startsWith('SELECT count(*)')) return statement;
-      fired = true;
-      const get = statement.get.bind(statement);
-      return Object.assign(Object.create(statement), {
-        get: (...params: unknown[]) => {
-          const counted = get(...params);
-          other
-            .prepare(
-              `INSERT INTO tickets (project_id, number, key, title, description, type)
-               VALUES (1, 4, 'SHIP-4', 'Four', '', 'task')`,
-            )
-            .run();
-          return counted;
+      if (state.fired || !starts(source)) return statement;
+      state.fired = true;
+      database.sqlite.prepare = prepare;
+      // The statement as drizzle uses it (raw() and pluck() return it for chaining), committing `write` on
+      // the other connection as soon as it has read.
+      const proxy: typeof statement = new Proxy(statement, {
+        get(target, name) {
+          if (name === 'get' || name === 'all') {
+            return (...params: unknown[]) => {
+              const read = target[name](...params);
+              other.prepare(write).run();
+              return read;
+            };
+          }
+          if (name === 'raw' || name === 'pluck' || name === 'expand') {
+            return (...toggle: boolean[]) => {
+              target[name](...toggle);
+              return proxy;
+            };
+          }
+          const value = Reflect.get(target, name);
+          return typeof value === 'function' ? value.bind(target) : value;
         },
       });
+      return proxy;
     }) as typeof database.sqlite.prepare;
-    const page = await callOk<{ items: unknown[]; total: number }>(client, 'search_tickets', {
-      project: 'SHIP',
-    });
-    expect(fired).toBe(true);
-    expect({ items: page.items.length, total: page.total }).toEqual({ items: 3, total: 3 });
-    database.sqlite.prepare = prepare;
-    expect((await callOk<{ total: number }>(client, 'search_tickets', { project: 'SHIP' })).total).toBe(4);
-  } finally {
+  };
+  const close = async () => {
     database.sqlite.prepare = prepare;
     other.close();
     await client.close();
     database.close();
     rmSync(dir, { recursive: true, force: true });
+  };
+  return { client, arm, state, close };
+}
+
+it("counts and pages a search in one snapshot, so another process's commit between them cannot split them", async () => {
+  const { client, arm, state, close } = await withCommitBetween(
+    (source) => source.startsWith('SELECT count(*)'),
+    `INSERT INTO tickets (project_id, number, key, title, description, type) VALUES (1, 4, 'SHIP-4', 'Four', '', 'task')`,
+  );
+  try {
+    await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
+    for (const title of ['One', 'Two', 'Three'])
+      await callOk(client, 'create_ticket', { project: 'SHIP', title });
+    // Right after the listing counts its matches, another process adds a ticket.
+    arm();
+    const page = await callOk<{ items: unknown[]; total: number }>(client, 'search_tickets', {
+      project: 'SHIP',
+    });
+    expect(state.fired).toBe(true);
+    expect({ items: page.items.length, total: page.total }).toEqual({ items: 3, total: 3 });
+    expect((await callOk<{ total: number }>(client, 'search_tickets', { project: 'SHIP' })).total).toBe(4);
+  } finally {
+    await close();
+  }
+});
+
+it("reads a ticket's page in one snapshot: a comment added meanwhile is neither counted nor listed", async () => {
+  const { client, arm, state, close } = await withCommitBetween(
+    (source) => /count\(\*\).*"comments"/s.test(source),
+    `INSERT INTO comments (ticket_id, author, body, created_at) VALUES (1, 'bo', 'Late comment', '2026-01-01')`,
+  );
+  try {
+    await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
+    await callOk(client, 'create_ticket', { project: 'SHIP', title: 'One' });
+    await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'First comment' });
+    arm();
+    const page = await readText(client, 'tickets://SHIP-1');
+    expect(state.fired).toBe(true);
+    expect(page).toContain('## Comments (1)');
+    expect(page).not.toContain('Late comment');
+    expect(await readText(client, 'tickets://SHIP-1')).toContain('Late comment');
+  } finally {
+    await close();
   }
 });

@@ -46,6 +46,12 @@ export const parseLabels = (json: string): string[] => JSON.parse(json) as strin
 
 export const nowIso = () => new Date().toISOString();
 
+/**
+ * Run several reads in one read transaction, so they see one state of the database even while another
+ * process commits (a count and the rows it counts, say).
+ */
+export const snapshot = <T>(db: TicketsDb, read: () => T): T => db.$client.transaction(read)();
+
 /** Bound values as the list of an `IN (…)`, each once. */
 export const sqlList = (values: readonly (string | number)[]) =>
   sql.join(

@@ -20,6 +20,7 @@ import {
   priorityRank,
   type Status,
   type SummaryRow,
+  snapshot,
   sqlList,
   type TicketSummary,
   type TicketsDb,
@@ -481,10 +482,9 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   let rows: (Row & { total?: number })[];
   let count: SQL;
   let known: number | undefined;
-  // Plans that count and fetch the page in separate statements read them in one transaction: another
+  // Plans that count and fetch the page in separate statements read them in one snapshot: another
   // process committing between the two would make `total` and `next_cursor` disagree with the rows.
   // (A one-statement plan needs none, and skips its cost on the hottest search.)
-  const snapshot = <T>(read: () => T): T => db.$client.transaction(read)();
 
   if (!match) {
     // Plans measured at 100,000 tickets (tooling/bench/tickets-search.js); SQLite has no statistics here.
@@ -509,7 +509,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
       count = sql`SELECT count(*) AS n FROM tickets${whereSql}`;
     }
     const counted = count;
-    [known, rows] = snapshot(() => {
+    [known, rows] = snapshot(db, () => {
       const total = db.get<{ n: number }>(counted)?.n ?? 0;
       const all =
         filters.length > 0 ? (db.get<{ n: number }>(sql`SELECT count(*) AS n FROM tickets`)?.n ?? 0) : total;
@@ -534,7 +534,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
             ORDER BY ranked.score, ranked.id DESC`,
       );
     } else {
-      rows = snapshot(() => {
+      rows = snapshot(db, () => {
         // Many hits: walk the sort order's index and stop at a full page; few: look them up and sort them.
         const many = !filter && (db.get<{ n: number }>(text.count)?.n ?? 0) > DENSE_HITS;
         const from = many ? sql.raw(`tickets INDEXED BY ${SORT_INDEX[sort]}`) : sql`tickets`;

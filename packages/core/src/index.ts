@@ -34,6 +34,7 @@ export type { Logger, LogLevel } from './logger.js';
 export { createLogger } from './logger.js';
 export type { Page, PageRequest, PageWindow, SortKey } from './pagination.js';
 export {
+  badCursor,
   DEFAULT_LIMIT,
   decodeCursor,
   encodeCursor,

@@ -74,7 +74,8 @@ function readCursor(cursor: string | undefined, query?: string): { offset: numbe
   return state.k === undefined ? { offset: state.o } : { offset: state.o, after: state.k };
 }
 
-function badCursor(): InvalidInput {
+/** The error for a cursor this server did not issue (garbled, forged, or of another shape). */
+export function badCursor(): InvalidInput {
   return new InvalidInput('`cursor` is not a cursor this server issued', {
     hint: 'Pass next_cursor from the previous page unchanged, or omit cursor to start from the first page',
   });

@@ -420,6 +420,16 @@ describe('pages', () => {
     );
     await callError(client, 'search_tickets', { query: 'flaky', sort: 'created', cursor }, 'invalid_input');
     await callError(client, 'search_tickets', { cursor: 'not-a-cursor' }, 'invalid_input');
+    // A cursor of this query whose sort key does not fit the sort (a score and an id) is refused too.
+    const state = JSON.parse(Buffer.from(cursor ?? '', 'base64url').toString());
+    const forged = Buffer.from(JSON.stringify({ ...state, k: ['2026-01-01', 1] })).toString('base64url');
+    const error = await callError(
+      client,
+      'search_tickets',
+      { query: 'flaky', cursor: forged },
+      'invalid_input',
+    );
+    expect(error.message).toContain('not a cursor this server issued');
     // The same query with another limit or other fields keeps its cursor.
     expect((await search({ query: 'flaky', limit: 10, cursor, fields: ['reporter'] })).items).toHaveLength(
       10,

@@ -9,7 +9,7 @@
  * Because the index holds stems, a prefix term also matches the stems its word may have been cut to
  * (`integrat*` finds integration, stored as `integr`): see {@link prefixStems}.
  */
-import { InvalidInput, type Page, pageWindow, type SortKey, toPage } from '@shipyard/core';
+import { badCursor, InvalidInput, type Page, pageWindow, type SortKey, toPage } from '@shipyard/core';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   getProjectRow,
@@ -388,11 +388,7 @@ function afterKey(sort: Sort, after: SortKey | undefined): SortKey | undefined {
   const fits =
     after.length === types.length &&
     after.every((value, i) => typeof value === (types[i] === 'n' ? 'number' : 'string'));
-  if (!fits) {
-    throw new InvalidInput('`cursor` is not a cursor this server issued', {
-      hint: 'Pass next_cursor from the previous page unchanged, or omit cursor to start from the first page',
-    });
-  }
+  if (!fits) throw badCursor();
   return after;
 }
 

@@ -109,9 +109,9 @@ export function pageWindow(request: PageRequest, query?: string): PageWindow {
 }
 
 /**
- * Build a page from the rows of one window and the total count. For keyset paging pass `next`: the sort
- * key of the last item and whether more items follow it (fetch limit + 1 rows to know), which decide the
- * next cursor instead of the offset and the total.
+ * Build a page from the rows of one window and the total count. Pass `next` when you fetched limit + 1 rows:
+ * whether more items follow decides the next cursor instead of the offset and the total, and for keyset
+ * paging `after`, the sort key of the last item, goes into it (without one the next page is at an offset).
  */
 export function toPage<T>(
   items: T[],
@@ -122,7 +122,7 @@ export function toPage<T>(
 ): Page<T> {
   const end = window.offset + items.length;
   if (next) {
-    const cursor = next.more && next.after ? encodeCursor(end, query, next.after) : null;
+    const cursor = next.more ? encodeCursor(end, query, next.after) : null;
     return { items, total, next_cursor: cursor };
   }
   return { items, total, next_cursor: end < total ? encodeCursor(end, query) : null };

@@ -144,6 +144,9 @@ describe('keyset cursors', () => {
     });
     // The total is not what decides: no more items, no cursor, whatever the total says.
     expect(toPage(['c'], 10, window, 'q', { after: ['x', 1], more: false }).next_cursor).toBeNull();
+    // More items but no key (an order with no stable key): the next page is at an offset.
+    const byOffset = toPage(['a', 'b'], 2, window, 'q', { after: undefined, more: true }).next_cursor;
+    expect(pageWindow({ limit: 2, cursor: byOffset ?? '' }, 'q')).toEqual({ limit: 2, offset: 2 });
   });
 
   it('rejects a cursor whose sort key is not a short list of strings and numbers', () => {

@@ -29,7 +29,7 @@ import {
 } from './model.js';
 
 /** A search query may have at most this many words. */
-export const MAX_QUERY_TOKENS = 16;
+export const MAX_QUERY_WORDS = 16;
 /** A description in a list is cut to this many characters. */
 export const LIST_DESCRIPTION_CHARS = 500;
 /** bm25 weights of the FTS columns (title, description): a title hit counts ten times a description hit. */
@@ -59,9 +59,7 @@ function textHits(match: string, filter: SQL | undefined, seek?: string, scored 
                     WHERE ${filter} AND tickets.id = tickets_fts.rowid)) `;
     return {
       withHits,
-      ranked: (page: SQL, after?: SQL) =>
-        sql`(SELECT id, score FROM hits${after ? sql` WHERE ${after}` : sql``}
-             ORDER BY score, id DESC ${page}) AS ranked`,
+      ranked: (page: SQL) => sql`(SELECT id, score FROM hits ORDER BY score, id DESC ${page}) AS ranked`,
       count: sql`${withHits}SELECT count(*) AS n FROM hits`,
       total: sql`(SELECT count(*) FROM hits)`,
       ids: sql`(SELECT id FROM hits)`,
@@ -70,17 +68,11 @@ function textHits(match: string, filter: SQL | undefined, seek?: string, scored 
   const withHits = filter
     ? sql`WITH hits(id) AS MATERIALIZED (SELECT tickets.id FROM tickets WHERE ${filter} AND tickets.id IN (${ftsIds})) `
     : sql``;
-  /**
-   * ids and bm25 scores of the best hits, best first (a subquery: `ranked.id`, `ranked.score`); `after`, a
-   * condition on `id` and `score`, keeps those after the previous page's last.
-   */
-  const ranked = (page: SQL, after?: SQL) => {
-    const scored = sql`SELECT tickets_fts.rowid AS id, ${BM25} AS score FROM tickets_fts
-         WHERE tickets_fts MATCH ${match}${filter ? sql` AND +tickets_fts.rowid IN hits` : sql``}`;
-    return after
-      ? sql`(SELECT id, score FROM (${scored}) WHERE ${after} ORDER BY score, id DESC ${page}) AS ranked`
-      : sql`(${scored} ORDER BY score, tickets_fts.rowid DESC ${page}) AS ranked`;
-  };
+  /** ids and bm25 scores of the best hits, best first (a subquery: `ranked.id`, `ranked.score`). */
+  const ranked = (page: SQL) =>
+    sql`(SELECT tickets_fts.rowid AS id, ${BM25} AS score FROM tickets_fts
+         WHERE tickets_fts MATCH ${match}${filter ? sql` AND +tickets_fts.rowid IN hits` : sql``}
+         ORDER BY score, tickets_fts.rowid DESC ${page}) AS ranked`;
   const count = filter
     ? sql`${withHits}SELECT count(*) AS n FROM hits`
     : sql`SELECT count(*) AS n FROM tickets_fts WHERE tickets_fts MATCH ${match}`;
@@ -162,31 +154,34 @@ export interface QueryToken {
 const WORD = /([\p{L}\p{N}]+)(\*?)/gu;
 
 /** Split user text into word tokens; a `*` right after a word (2+ characters) marks a prefix. */
-export function tokenize(text: string, max = MAX_QUERY_TOKENS): QueryToken[] {
-  const tokens: QueryToken[] = [];
-  for (const match of text.matchAll(WORD)) {
+export function tokenize(text: string): QueryToken[] {
+  return Array.from(text.matchAll(WORD), (match) => {
     const word = match[1] ?? '';
-    tokens.push({ text: word, prefix: match[2] === '*' && [...word].length >= 2 });
-    if (tokens.length >= max) break;
-  }
-  return tokens;
+    return { text: word, prefix: match[2] === '*' && [...word].length >= 2 };
+  });
 }
 
 /**
+ * Words as a person counts them: letters and digits with their combining marks. A Hindi or Thai word is one
+ * word here, though its vowel signs split it into several tokens, as the index's tokenizer splits it too.
+ */
+const WRITTEN_WORD = /[\p{L}\p{N}\p{M}]+/gu;
+
+/**
  * A search's words. No query, a blank one or `*` means none: a listing by the filters. Other text with no
- * word in it (`🚀`, `!!`) or with more than MAX_QUERY_TOKENS words is refused, rather than searched as
+ * word in it (`🚀`, `!!`) or with more than MAX_QUERY_WORDS words is refused, rather than searched as
  * something else than what was asked (everything, or the first words only).
  */
 function queryTokens(query: string): QueryToken[] {
-  const tokens = tokenize(query, MAX_QUERY_TOKENS + 1);
+  const tokens = tokenize(query);
   if (tokens.length === 0 && !/^[\s*]*$/.test(query)) {
     throw new InvalidInput('`query` has no word to search for: words are letters and digits', {
       hint: 'Search with words from the title or description, or leave out query to list tickets by the filters',
     });
   }
-  if (tokens.length > MAX_QUERY_TOKENS) {
-    throw new InvalidInput(`\`query\` has more than ${MAX_QUERY_TOKENS} words, and every word must match`, {
-      hint: `Search with the ${MAX_QUERY_TOKENS} or fewer words that best identify the tickets`,
+  if ((query.match(WRITTEN_WORD)?.length ?? 0) > MAX_QUERY_WORDS) {
+    throw new InvalidInput(`\`query\` has more than ${MAX_QUERY_WORDS} words, and every word must match`, {
+      hint: `Search with the ${MAX_QUERY_WORDS} or fewer words that best identify the tickets`,
     });
   }
   return tokens;
@@ -300,7 +295,6 @@ type Row = SummaryRow & {
   _id: number;
   _created: string;
   _rank: number;
-  _score?: number;
   description?: string;
   description_truncated?: number;
   reporter?: string | null;
@@ -348,17 +342,14 @@ const ORDER: Record<Exclude<Sort, 'relevance'>, SQL> = {
  * Keyset paging: the sort key of a row, which the next page's cursor carries, and the condition for the rows
  * after it in the sort order (`hide` puts a unary + on the columns, so SQLite keeps the plan it has).
  * Pages that start after a key, not at an offset, neither skip nor repeat a ticket when tickets before
- * the key change in between (a triage that moves tickets out of a listing page by page, say).
+ * the key change in between (a triage that moves tickets out of a listing page by page, say). Relevance
+ * has no such key: a bm25 score depends on every ticket's text, so any write moves all the scores, and a
+ * score from the last page would not mark the same place. It pages by position.
  */
 const KEYSET: Record<
-  Sort,
+  Exclude<Sort, 'relevance'>,
   { key: (row: Row) => SortKey; types: string; after: (key: SortKey, hide: boolean) => SQL }
 > = {
-  relevance: {
-    key: (row) => [row._score ?? 0, row._id],
-    types: 'nn',
-    after: ([score, id]) => sql`(score > ${score} OR (score = ${score} AND id < ${id}))`,
-  },
   updated: {
     key: (row) => [row.updatedAt, row._id],
     types: 'sn',
@@ -384,6 +375,7 @@ const plus = (hide: boolean) => sql.raw(hide ? '+' : '');
 /** The cursor's sort key when it fits the sort (the cursor is bound to the query, so only a forged one fails). */
 function afterKey(sort: Sort, after: SortKey | undefined): SortKey | undefined {
   if (after === undefined) return undefined;
+  if (sort === 'relevance') throw badCursor();
   const { types } = KEYSET[sort];
   const fits =
     after.length === types.length &&
@@ -463,18 +455,18 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   ]);
   const window = pageWindow(options, queryKey);
   const after = afterKey(sort, window.after);
-  const keyset = KEYSET[sort];
+  const keyset = sort === 'relevance' ? undefined : KEYSET[sort];
 
   const fields = new Set(options.fields ?? []);
   const columns = [SUMMARY_COLUMNS, ...[...fields].map((field) => EXTRA_COLUMNS[field])];
   const select = sql.join(columns, sql`, `);
   const and = (conds: SQL[]) => sql.join(conds, sql` AND `);
   const filter = allOf(filters);
-  // One row more than the page, to know whether another page follows. A cursor without a key (from before
-  // keyset paging) still pages by offset.
+  // One row more than the page, to know whether another page follows. Without a key (relevance, or a
+  // cursor from before keyset paging) the page is at an offset.
   const page = sql`LIMIT ${window.limit + 1} OFFSET ${after ? 0 : window.offset}`;
   const pageAfter = (hide: boolean, conds: SQL[] = []) =>
-    after ? [...conds, keyset.after(after, hide)] : conds;
+    after && keyset ? [...conds, keyset.after(after, hide)] : conds;
   let rows: (Row & { total?: number })[];
   let count: SQL;
   let known: number | undefined;
@@ -525,8 +517,8 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     count = text.count;
     if (sort === 'relevance') {
       rows = db.all<Row>(
-        sql`${text.withHits}SELECT ${select}, ranked.score AS _score, ${text.total} AS total
-            FROM ${text.ranked(page, after && keyset.after(after, false))} JOIN tickets ON tickets.id = ranked.id
+        sql`${text.withHits}SELECT ${select}, ${text.total} AS total
+            FROM ${text.ranked(page)} JOIN tickets ON tickets.id = ranked.id
             ORDER BY ranked.score, ranked.id DESC`,
       );
     } else {
@@ -548,7 +540,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const shown = more ? rows.slice(0, window.limit) : rows;
   const last = shown.at(-1);
   const items = shown.map((row) => toItem(row, fields));
-  return toPage(items, total, window, queryKey, { after: last && keyset.key(last), more });
+  return toPage(items, total, window, queryKey, { after: last && keyset?.key(last), more });
 }
 
 function toItem(row: Row, fields: ReadonlySet<ExtraField>): SearchItem {

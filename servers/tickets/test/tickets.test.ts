@@ -141,6 +141,8 @@ describe('create_ticket', () => {
     expect((await seedTicket(client, { title: 'Tab\there, NUL\u0000 and bell\u0007' })).title).toBe(
       'Tab here, NUL and bell',
     );
+    // What was around a dropped character is trimmed too.
+    expect((await seedTicket(client, { title: '\u0007 Fix the bell \u0000' })).title).toBe('Fix the bell');
     for (const title of ['\u200b', '\u200b\u200d', '\u0000\u0007'])
       expect(
         (await callError(client, 'create_ticket', { project: 'SHIP', title }, 'invalid_input')).message,

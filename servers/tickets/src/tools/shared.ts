@@ -58,7 +58,12 @@ export const fields = {
     .trim()
     .min(1)
     .max(200)
-    .transform((title) => title.replace(/\s*[\r\n]+\s*|\t/g, ' ').replace(/\p{Cc}/gu, ''))
+    .transform((title) =>
+      title
+        .replace(/\s*[\r\n]+\s*|\t/g, ' ')
+        .replace(/\p{Cc}/gu, '')
+        .trim(),
+    )
     .refine((title) => /[^\s\p{Cc}\p{Cf}]/u.test(title), 'must have a visible character')
     .describe('One-line summary'),
   description: z.string().max(50_000).describe('Details, markdown'),

@@ -195,6 +195,44 @@ it('answers a write that waits out the lock of another process with a conflict t
   }
 });
 
+it('reports again what a look that failed halfway did not report', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-watch-retry-'));
+  const watching = openTicketsDatabase(dir, migrations);
+  const writing = openTicketsDatabase(dir, migrations);
+  const heard: string[] = [];
+  let failures = 1;
+  let stop = () => {};
+  try {
+    const sql = writing.sqlite;
+    sql
+      .prepare(
+        "INSERT INTO projects (key, name, last_number, created_at) VALUES ('SHIP', 'S', 1, '2026-01-01')",
+      )
+      .run();
+    stop = watchOtherProcesses(
+      watching.db,
+      (...uris) => {
+        // The first look fails as it reports (as a read that fails halfway would); the next must not skip.
+        if (failures-- > 0) throw new Error('failed halfway');
+        heard.push(...uris);
+      },
+      20,
+    );
+    sql
+      .prepare(
+        `INSERT INTO tickets (project_id, number, key, title, description, type) VALUES (1, 1, 'SHIP-1', 't', '', 'task')`,
+      )
+      .run();
+    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
+    expect(failures).toBeLessThan(0);
+  } finally {
+    stop();
+    watching.close();
+    writing.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 /**
  * A database of tickets on a file, a client, and another connection that commits `write` right after this
  * process runs the first statement that `starts` the SQL text (once): what another process may do between

@@ -37,21 +37,24 @@ export function watchOtherProcesses(
   );
   let seen = version();
 
+  // A look moves its own copy of the mark and keeps it only once it has reported: if it fails halfway
+  // (the database closing, say), the next look reads the same changes again.
   const look = () => {
     const now = version();
     if (now === seen) return;
-    seen = now;
     const uris = new Set(['tickets://projects']);
     let related = 0;
+    let at = since;
+    let idsAt = new Set(seenThen);
     let from = { updatedAt: since, id: 0 };
     for (;;) {
       const rows = after.all(from.updatedAt, from.id);
       for (const row of rows) {
-        if (row.updatedAt !== since) {
-          since = row.updatedAt;
-          seenThen = new Set();
-        } else if (seenThen.has(row.id)) continue;
-        seenThen.add(row.id);
+        if (row.updatedAt !== at) {
+          at = row.updatedAt;
+          idsAt = new Set();
+        } else if (idsAt.has(row.id)) continue;
+        idsAt.add(row.id);
         for (const uri of ticketUris(row.key)) uris.add(uri);
         if (related++ < RELATED_LIMIT)
           for (const uri of shownOn(db, row.key, { blocking: true })) uris.add(uri);
@@ -61,6 +64,7 @@ export function watchOtherProcesses(
       if (rows.length < BATCH) break;
     }
     changed(...uris);
+    [seen, since, seenThen] = [now, at, idsAt];
   };
   const timer = setInterval(() => {
     try {

@@ -140,15 +140,33 @@ it("notifies a process's subscribers of changes another process makes to the sam
   }
 });
 
-it('hears of a ticket another process stamps with the same millisecond as the last one seen', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-watch-ms-'));
+/**
+ * A watcher on one connection to a fresh tickets file and a writer on another, as two processes would have
+ * them; `use` starts the watch (every 20 ms) with the callback it wants. Both are closed afterwards.
+ */
+async function watchAndWrite(
+  use: (writer: Database.Database, watch: (changed: (...uris: string[]) => void) => void) => Promise<void>,
+) {
+  const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-watch-'));
   const watching = openTicketsDatabase(dir, migrations);
   const writing = openTicketsDatabase(dir, migrations);
-  const heard: string[] = [];
   let stop = () => {};
   try {
+    await use(writing.sqlite, (changed) => {
+      stop = watchOtherProcesses(watching.db, changed, 20);
+    });
+  } finally {
+    stop();
+    watching.close();
+    writing.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+it('hears of a ticket another process stamps with the same millisecond as the last one seen', async () => {
+  await watchAndWrite(async (sql, watch) => {
+    const heard: string[] = [];
     const at = '2026-01-01T00:00:00.000Z';
-    const sql = writing.sqlite;
     sql
       .prepare("INSERT INTO projects (key, name, last_number, created_at) VALUES ('SHIP', 'S', 3, ?)")
       .run(at);
@@ -158,16 +176,11 @@ it('hears of a ticket another process stamps with the same millisecond as the la
     );
     for (const n of [1, 2, 3]) insert.run(n, `SHIP-${n}`, at, n === 3 ? at : '2025-01-01T00:00:00.000Z');
     // The watcher starts having seen SHIP-3 at `at`; then SHIP-1, a lower id, is stamped with the same time.
-    stop = watchOtherProcesses(watching.db, (...uris) => heard.push(...uris), 20);
+    watch((...uris) => heard.push(...uris));
     sql.prepare('UPDATE tickets SET updated_at = ? WHERE id = 1').run(at);
     await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
     expect(heard).not.toContain('tickets://SHIP-3');
-  } finally {
-    stop();
-    watching.close();
-    writing.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 it('answers a write that waits out the lock of another process with a conflict to retry, and nothing written', async () => {
@@ -196,28 +209,19 @@ it('answers a write that waits out the lock of another process with a conflict t
 });
 
 it('reports again what a look that failed halfway did not report', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-watch-retry-'));
-  const watching = openTicketsDatabase(dir, migrations);
-  const writing = openTicketsDatabase(dir, migrations);
-  const heard: string[] = [];
-  let failures = 1;
-  let stop = () => {};
-  try {
-    const sql = writing.sqlite;
+  await watchAndWrite(async (sql, watch) => {
+    const heard: string[] = [];
+    let failures = 1;
     sql
       .prepare(
         "INSERT INTO projects (key, name, last_number, created_at) VALUES ('SHIP', 'S', 1, '2026-01-01')",
       )
       .run();
-    stop = watchOtherProcesses(
-      watching.db,
-      (...uris) => {
-        // The first look fails as it reports (as a read that fails halfway would); the next must not skip.
-        if (failures-- > 0) throw new Error('failed halfway');
-        heard.push(...uris);
-      },
-      20,
-    );
+    watch((...uris) => {
+      // The first look fails as it reports (as a read that fails halfway would); the next must not skip.
+      if (failures-- > 0) throw new Error('failed halfway');
+      heard.push(...uris);
+    });
     sql
       .prepare(
         `INSERT INTO tickets (project_id, number, key, title, description, type) VALUES (1, 1, 'SHIP-1', 't', '', 'task')`,
@@ -225,12 +229,7 @@ it('reports again what a look that failed halfway did not report', async () => {
       .run();
     await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
     expect(failures).toBeLessThan(0);
-  } finally {
-    stop();
-    watching.close();
-    writing.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 /**

@@ -151,7 +151,7 @@ export const projectStatus = definePrompt<TicketsDeps>({
       `2. Call \`search_tickets\` with project ${p} for the open statuses (in_progress, in_review, todo, ` +
         'backlog), sorted by priority; follow next_cursor while the tickets still matter.',
       '3. For tickets in progress or of urgent or high priority, call `get_ticket` with links and note every ' +
-        'blocked_by link to a ticket that is not done: that is a blocker.',
+        'blocked_by link to a ticket that is still open (not done or cancelled): that is a blocker.',
       '4. Risks: urgent or high tickets with no assignee, past their due date, blocked, or not updated for 14 ' +
         'days; one person holding many in-progress tickets.',
       '5. Answer in markdown: a 2-3 sentence summary, In progress, Blocked (ticket, blocked by, owner), Risks, ' +

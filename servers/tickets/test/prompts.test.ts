@@ -57,7 +57,7 @@ const cases = [
   {
     name: 'project-status',
     args: { project: 'SHIP' },
-    shows: ['project SHIP', 'tickets://projects/SHIP', 'blocked_by'],
+    shows: ['project SHIP', 'tickets://projects/SHIP', 'blocked_by', 'still open (not done or cancelled)'],
     tools: ['get_ticket', 'search_tickets'],
   },
 ] as const;

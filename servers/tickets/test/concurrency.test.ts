@@ -132,8 +132,18 @@ it("notifies a process's subscribers of changes another process makes to the sam
     );
     await after(async () => {
       await callOk(writer, 'update_ticket', { key: 'SHIP-4', title: 'Not watched' });
-      await callOk(writer, 'add_ticket_comment', { key: 'SHIP-1', body: 'Seen from the other process' });
+      await callOk(writer, 'update_ticket', { key: 'SHIP-1', priority: 'high' });
     }, ['tickets://SHIP-1/history', 'tickets://ship-1']);
+    // A comment writes no history.
+    await after(
+      () => callOk(writer, 'add_ticket_comment', { key: 'SHIP-1', body: 'Seen from the other process' }),
+      ['tickets://ship-1'],
+    );
+    // A child moved to another parent leaves the children of the one it left.
+    await after(
+      () => callOk(writer, 'update_ticket', { key: 'SHIP-3', parent: 'SHIP-2' }),
+      ['tickets://ship-1'],
+    );
   } finally {
     await Promise.all([watcher.close(), writer.close()]);
     rmSync(dir, { recursive: true, force: true });
@@ -145,15 +155,23 @@ it("notifies a process's subscribers of changes another process makes to the sam
  * them; `use` starts the watch (every 20 ms) with the callback it wants. Both are closed afterwards.
  */
 async function watchAndWrite(
-  use: (writer: Database.Database, watch: (changed: (...uris: string[]) => void) => void) => Promise<void>,
+  use: (connections: {
+    writer: Database.Database;
+    watching: Database.Database;
+    watch: (changed: (...uris: string[]) => void) => void;
+  }) => Promise<void>,
 ) {
   const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-watch-'));
   const watching = openTicketsDatabase(dir, migrations);
   const writing = openTicketsDatabase(dir, migrations);
   let stop = () => {};
   try {
-    await use(writing.sqlite, (changed) => {
-      stop = watchOtherProcesses(watching.db, changed, 20);
+    await use({
+      writer: writing.sqlite,
+      watching: watching.sqlite,
+      watch: (changed) => {
+        stop = watchOtherProcesses(watching.db, changed, 20);
+      },
     });
   } finally {
     stop();
@@ -163,23 +181,51 @@ async function watchAndWrite(
   }
 }
 
-it('hears of a ticket another process stamps with the same millisecond as the last one seen', async () => {
-  await watchAndWrite(async (sql, watch) => {
-    const heard: string[] = [];
-    const at = '2026-01-01T00:00:00.000Z';
-    sql
-      .prepare("INSERT INTO projects (key, name, last_number, created_at) VALUES ('SHIP', 'S', 3, ?)")
-      .run(at);
-    const insert = sql.prepare(
+/** Project SHIP with ticket SHIP-1, and a change of its title as a writer records it (history row included). */
+function shipWithTicket(sql: Database.Database) {
+  const at = '2026-01-01T00:00:00.000Z';
+  sql.prepare("INSERT INTO projects (key, name, last_number, created_at) VALUES ('SHIP', 'S', 1, ?)").run(at);
+  sql
+    .prepare(
       `INSERT INTO tickets (project_id, number, key, title, description, type, created_at, updated_at)
-       VALUES (1, ?, ?, 't', '', 'task', ?, ?)`,
-    );
-    for (const n of [1, 2, 3]) insert.run(n, `SHIP-${n}`, at, n === 3 ? at : '2025-01-01T00:00:00.000Z');
-    // The watcher starts having seen SHIP-3 at `at`; then SHIP-1, a lower id, is stamped with the same time.
+       VALUES (1, 1, 'SHIP-1', 'One', '', 'task', ?, ?)`,
+    )
+    .run(at, at);
+  return sql.transaction((title: string) => {
+    sql.prepare('UPDATE tickets SET title = ?, updated_at = ? WHERE id = 1').run(title, at);
+    sql
+      .prepare("INSERT INTO history (ticket_id, field, new_value, changed_at) VALUES (1, 'title', ?, ?)")
+      .run(title, at);
+  });
+}
+
+it('hears every change another process makes, even two to one ticket in one millisecond', async () => {
+  await watchAndWrite(async ({ writer, watch }) => {
+    const heard: string[] = [];
+    const retitle = shipWithTicket(writer);
     watch((...uris) => heard.push(...uris));
-    sql.prepare('UPDATE tickets SET updated_at = ? WHERE id = 1').run(at);
+    // Both changes carry the same updated_at as the ticket had when the watch started.
+    retitle('Two');
     await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
-    expect(heard).not.toContain('tickets://SHIP-3');
+    heard.length = 0;
+    retitle('Three');
+    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
+  });
+});
+
+it('hears of a commit another process makes while the watch starts', async () => {
+  await watchAndWrite(async ({ writer, watching, watch }) => {
+    const heard: string[] = [];
+    const retitle = shipWithTicket(writer);
+    // Right after the watch reads where it starts from, the other process commits.
+    const armed = commitAfterRead(
+      watching,
+      (source) => source.includes('max('),
+      () => retitle('Two'),
+    );
+    watch((...uris) => heard.push(...uris));
+    expect(armed.fired).toBe(true);
+    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
   });
 });
 
@@ -209,83 +255,80 @@ it('answers a write that waits out the lock of another process with a conflict t
 });
 
 it('reports again what a look that failed halfway did not report', async () => {
-  await watchAndWrite(async (sql, watch) => {
+  await watchAndWrite(async ({ writer, watch }) => {
     const heard: string[] = [];
     let failures = 1;
-    sql
-      .prepare(
-        "INSERT INTO projects (key, name, last_number, created_at) VALUES ('SHIP', 'S', 1, '2026-01-01')",
-      )
-      .run();
+    const retitle = shipWithTicket(writer);
     watch((...uris) => {
       // The first look fails as it reports (as a read that fails halfway would); the next must not skip.
       if (failures-- > 0) throw new Error('failed halfway');
       heard.push(...uris);
     });
-    sql
-      .prepare(
-        `INSERT INTO tickets (project_id, number, key, title, description, type) VALUES (1, 1, 'SHIP-1', 't', '', 'task')`,
-      )
-      .run();
+    retitle('Two');
     await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
     expect(failures).toBeLessThan(0);
   });
 });
 
 /**
- * A database of tickets on a file, a client, and another connection that commits `write` right after this
- * process runs the first statement that `starts` the SQL text (once): what another process may do between
- * two statements of one read.
+ * Makes the next statement prepared on `sqlite` whose SQL `starts` it run `commit` right after it reads
+ * (once): what another process may do between two statements. `fired` says whether it has.
+ */
+function commitAfterRead(sqlite: Database.Database, starts: (source: string) => boolean, commit: () => void) {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const state = { fired: false };
+  sqlite.prepare = ((source: string) => {
+    const statement = prepare(source);
+    if (!starts(source)) return statement;
+    state.fired = true;
+    sqlite.prepare = prepare;
+    // The statement as drizzle uses it (raw() and pluck() return it for chaining), committing as soon as it
+    // has read.
+    const proxy: typeof statement = new Proxy(statement, {
+      get(target, name) {
+        if (name === 'get' || name === 'all') {
+          return (...params: unknown[]) => {
+            const read = target[name](...params);
+            commit();
+            return read;
+          };
+        }
+        if (name === 'raw' || name === 'pluck' || name === 'expand') {
+          return (...toggle: boolean[]) => {
+            target[name](...toggle);
+            return proxy;
+          };
+        }
+        const value = Reflect.get(target, name);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    return proxy;
+  }) as typeof sqlite.prepare;
+  return state;
+}
+
+/**
+ * A database of tickets on a file, a client, and another connection; `arm` makes it commit `write` right
+ * after this process runs the first statement that `starts` the SQL text (see {@link commitAfterRead}).
  */
 async function withCommitBetween(starts: (source: string) => boolean, write: string) {
   const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-snapshot-'));
   const database = openTicketsDatabase(dir, migrations);
   const client = await connect(createTicketsServer({ db: database.db }), { user: 'ana' });
   const other = new Database(join(dir, 'tickets.db'));
-  const prepare = database.sqlite.prepare.bind(database.sqlite);
-  const state = { fired: false };
-  const arm = () => {
-    database.sqlite.prepare = ((source: string) => {
-      const statement = prepare(source);
-      if (state.fired || !starts(source)) return statement;
-      state.fired = true;
-      database.sqlite.prepare = prepare;
-      // The statement as drizzle uses it (raw() and pluck() return it for chaining), committing `write` on
-      // the other connection as soon as it has read.
-      const proxy: typeof statement = new Proxy(statement, {
-        get(target, name) {
-          if (name === 'get' || name === 'all') {
-            return (...params: unknown[]) => {
-              const read = target[name](...params);
-              other.prepare(write).run();
-              return read;
-            };
-          }
-          if (name === 'raw' || name === 'pluck' || name === 'expand') {
-            return (...toggle: boolean[]) => {
-              target[name](...toggle);
-              return proxy;
-            };
-          }
-          const value = Reflect.get(target, name);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
-      return proxy;
-    }) as typeof database.sqlite.prepare;
-  };
+  const arm = () => commitAfterRead(database.sqlite, starts, () => other.prepare(write).run());
   const close = async () => {
-    database.sqlite.prepare = prepare;
     other.close();
     await client.close();
     database.close();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { client, arm, state, close };
+  return { client, arm, close };
 }
 
 it("counts and pages a search in one snapshot, so another process's commit between them cannot split them", async () => {
-  const { client, arm, state, close } = await withCommitBetween(
+  const { client, arm, close } = await withCommitBetween(
     (source) => source.startsWith('SELECT count(*)'),
     `INSERT INTO tickets (project_id, number, key, title, description, type) VALUES (1, 4, 'SHIP-4', 'Four', '', 'task')`,
   );
@@ -294,7 +337,7 @@ it("counts and pages a search in one snapshot, so another process's commit betwe
     for (const title of ['One', 'Two', 'Three'])
       await callOk(client, 'create_ticket', { project: 'SHIP', title });
     // Right after the listing counts its matches, another process adds a ticket.
-    arm();
+    const state = arm();
     const page = await callOk<{ items: unknown[]; total: number }>(client, 'search_tickets', {
       project: 'SHIP',
     });
@@ -307,7 +350,7 @@ it("counts and pages a search in one snapshot, so another process's commit betwe
 });
 
 it("reads a ticket's page in one snapshot: a comment added meanwhile is neither counted nor listed", async () => {
-  const { client, arm, state, close } = await withCommitBetween(
+  const { client, arm, close } = await withCommitBetween(
     (source) => /count\(\*\).*"comments"/s.test(source),
     `INSERT INTO comments (ticket_id, author, body, created_at) VALUES (1, 'bo', 'Late comment', '2026-01-01')`,
   );
@@ -315,7 +358,7 @@ it("reads a ticket's page in one snapshot: a comment added meanwhile is neither 
     await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
     await callOk(client, 'create_ticket', { project: 'SHIP', title: 'One' });
     await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'First comment' });
-    arm();
+    const state = arm();
     const page = await readText(client, 'tickets://SHIP-1');
     expect(state.fired).toBe(true);
     expect(page).toContain('## Comments (1)');

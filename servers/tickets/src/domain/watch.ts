@@ -2,19 +2,30 @@ import { shownOn, type TicketsDb, ticketUris } from './model.js';
 
 /** How often a watching server looks for changes that other processes made to the same database. */
 export const WATCH_INTERVAL_MS = 1_000;
-/** Tickets read per query while catching up. */
+/** Rows of each log read per query while catching up. */
 const BATCH = 500;
-/** Changed tickets per look whose related pages (parent, links, blocked projects) are looked up too. */
+/** Changed tickets per look whose related pages (parents, links, blocked projects) are looked up too. */
 const RELATED_LIMIT = 200;
+
+/** One change to a ticket as its log has it: a history row, or a comment (`field` null). */
+interface Entry {
+  id: number;
+  key: string;
+  field: string | null;
+  old: string | null;
+}
 
 /**
  * Report what other processes on the same database changed, so this process's subscribers hear of it.
- * Every `everyMs`, when SQLite's `data_version` says another connection has committed, it reads the tickets
- * updated since the last look (every change moves `updated_at`, comments and links included) and reports
- * their ticket, history and project URIs, the pages that show them (parent, linked tickets, projects they
- * block: {@link shownOn}, for the first RELATED_LIMIT of them) and the project list. A change of this
- * process that lands between two looks may be reported again: `resources/updated` only tells a client to
- * read again.
+ * Every change to a ticket writes a history row (creation, each field, each link, on both tickets) or a
+ * comment, and both tables number their rows in commit order, as writers take SQLite's one write lock. So
+ * every `everyMs`, when SQLite's `data_version` says another connection has committed, a look reads the rows
+ * of both after the last ones it read, and reports the project list and for each changed ticket: its ticket
+ * and project URIs, its history URI when it has new history, and (for the first RELATED_LIMIT tickets with
+ * new history) the pages that show it ({@link shownOn}: parent, linked tickets, projects it blocks) and the
+ * parent it was moved away from. Nothing depends on clocks, so two changes in one millisecond are two
+ * changes. A change of this process that lands between two looks is reported again: `resources/updated` only
+ * tells a client to read again.
  */
 export function watchOtherProcesses(
   db: TicketsDb,
@@ -23,48 +34,52 @@ export function watchOtherProcesses(
 ): () => void {
   const sqlite = db.$client;
   const version = () => Number(sqlite.pragma('data_version', { simple: true }));
-  // Keyset by (updated_at, id), the order of the updated_at index, so tickets updated in the same
-  // millisecond are neither skipped nor read twice across batches.
-  const after = sqlite.prepare<[string, number], { id: number; key: string; updatedAt: string }>(
-    `SELECT id, key, updated_at AS updatedAt FROM tickets WHERE (updated_at, id) > (?, ?)
-     ORDER BY updated_at, id LIMIT ${BATCH}`,
+  const historyAfter = sqlite.prepare<[number], Entry>(
+    `SELECT h.id, t.key, h.field, h.old_value AS old FROM history h JOIN tickets t ON t.id = h.ticket_id
+     WHERE h.id > ? ORDER BY h.id LIMIT ${BATCH}`,
   );
-  // The last millisecond seen and its tickets: another process may still commit a ticket with that
-  // timestamp and a lower id, so each look reads that millisecond again and skips the ones already seen.
-  let since = sqlite.prepare<[], string>('SELECT max(updated_at) FROM tickets').pluck().get() ?? '';
-  let seenThen = new Set(
-    sqlite.prepare<[string], number>('SELECT id FROM tickets WHERE updated_at = ?').pluck().all(since),
+  const commentsAfter = sqlite.prepare<[number], Entry>(
+    `SELECT c.id, t.key, NULL AS field, NULL AS old FROM comments c JOIN tickets t ON t.id = c.ticket_id
+     WHERE c.id > ? ORDER BY c.id LIMIT ${BATCH}`,
   );
+  /** Every entry of a log after `id`, in batches; returns the last id read. */
+  const readAfter = (log: typeof historyAfter, id: number, each: (entry: Entry) => void) => {
+    for (;;) {
+      const rows = log.all(id);
+      for (const row of rows) each(row);
+      id = rows.at(-1)?.id ?? id;
+      if (rows.length < BATCH) return id;
+    }
+  };
+  // The version first, then the marks (in one statement, one snapshot): a commit that lands in between moves
+  // the version past `seen`, so the first look reads after the marks and reports it.
   let seen = version();
+  let marks = sqlite
+    .prepare<[], { history: number; comments: number }>(
+      `SELECT coalesce((SELECT max(id) FROM history), 0) AS history,
+              coalesce((SELECT max(id) FROM comments), 0) AS comments`,
+    )
+    .get() ?? { history: 0, comments: 0 };
 
-  // A look moves its own copy of the mark and keeps it only once it has reported: if it fails halfway
-  // (the database closing, say), the next look reads the same changes again.
+  // A look keeps the new marks only once it has reported: if it fails halfway (the database closing, say),
+  // the next look reads the same changes again.
   const look = () => {
     const now = version();
     if (now === seen) return;
     const uris = new Set(['tickets://projects']);
-    let related = 0;
-    let at = since;
-    let idsAt = new Set(seenThen);
-    let from = { updatedAt: since, id: 0 };
-    for (;;) {
-      const rows = after.all(from.updatedAt, from.id);
-      for (const row of rows) {
-        if (row.updatedAt !== at) {
-          at = row.updatedAt;
-          idsAt = new Set();
-        } else if (idsAt.has(row.id)) continue;
-        idsAt.add(row.id);
-        for (const uri of ticketUris(row.key)) uris.add(uri);
-        if (related++ < RELATED_LIMIT)
-          for (const uri of shownOn(db, row.key, { blocking: true })) uris.add(uri);
-      }
-      const end = rows.at(-1);
-      if (end) from = { updatedAt: end.updatedAt, id: end.id };
-      if (rows.length < BATCH) break;
-    }
+    const related = new Set<string>();
+    const history = readAfter(historyAfter, marks.history, ({ key, field, old }) => {
+      for (const uri of ticketUris(key)) uris.add(uri);
+      if (!related.has(key) && related.size >= RELATED_LIMIT) return;
+      related.add(key);
+      if (field === 'parent' && old) uris.add(`tickets://${old}`);
+    });
+    const comments = readAfter(commentsAfter, marks.comments, ({ key }) => {
+      for (const uri of ticketUris(key, { history: false })) uris.add(uri);
+    });
+    for (const key of related) for (const uri of shownOn(db, key, { blocking: true })) uris.add(uri);
     changed(...uris);
-    [seen, since, seenThen] = [now, at, idsAt];
+    [seen, marks] = [now, { history, comments }];
   };
   const timer = setInterval(() => {
     try {

@@ -43,6 +43,23 @@ describe('link_tickets', () => {
     expect(rows()).toEqual([{ source: 1, type: 'blocks', target: 2, by: 'ana' }]);
   });
 
+  it('lists 20 links a type in its answers and in get_ticket, where links_total counts them all', async () => {
+    for (let n = 5; n <= 27; n++) await seedTicket(client, { title: `Linked ${n}` });
+    for (let n = 2; n <= 24; n++) await link('SHIP-1', 'relates', `SHIP-${n}`);
+    await link('SHIP-25', 'blocks', 'SHIP-1');
+    const answer = await link('SHIP-1', 'blocks', 'SHIP-26');
+    const shown = Array.from({ length: 20 }, (_, i) => `SHIP-${i + 2}`);
+    expect(answer.links).toEqual({ blocks: ['SHIP-26'], blocked_by: ['SHIP-25'], relates: shown });
+    const ticket = await callOk<{ links: Record<string, { key: string }[]>; links_total: number }>(
+      client,
+      'get_ticket',
+      { key: 'SHIP-1', include: ['links'] },
+    );
+    expect(ticket.links_total).toBe(25);
+    expect(ticket.links.relates?.map((t) => t.key)).toEqual(shown);
+    expect(ticket.links.blocked_by).toEqual([{ key: 'SHIP-25', title: 'Linked 25', status: 'backlog' }]);
+  });
+
   it('lists the links of each direction by key: project key, then number', async () => {
     await seedProject(client, 'ZED', 'Last by key, created first');
     await seedProject(client, 'ABC', 'First by key');

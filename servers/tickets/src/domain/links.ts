@@ -36,6 +36,25 @@ export interface LinkedTicket {
 
 export type TicketLinks = Record<LinkType, LinkedTicket[]>;
 
+/** Links of each type a tool's answer lists, so a hub ticket cannot flood it (its page lists 50). */
+export const LINKS_SHOWN = 20;
+
+/** The non-empty types of `grouped`, each cut to its first LINKS_SHOWN links, each made by `shown`. */
+export function shownLinks<T>(
+  grouped: TicketLinks,
+  shown: (ticket: LinkedTicket) => T,
+): Partial<Record<LinkType, T[]>> {
+  const out: Partial<Record<LinkType, T[]>> = {};
+  for (const type of LINK_TYPES) {
+    if (grouped[type].length > 0) out[type] = grouped[type].slice(0, LINKS_SHOWN).map(shown);
+  }
+  return out;
+}
+
+/** How many links `grouped` holds in all. */
+export const countLinks = (grouped: TicketLinks) =>
+  LINK_TYPES.reduce((n, type) => n + grouped[type].length, 0);
+
 export interface LinkResult {
   key: string;
   type: LinkType;

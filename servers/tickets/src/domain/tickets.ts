@@ -3,7 +3,7 @@ import { preparedOnce } from '@shipyard/db';
 import { count, desc, eq, getTableColumns } from 'drizzle-orm';
 import { history, tickets } from '../db/schema.js';
 import { type Comment, insertComment, lastComments } from './comments.js';
-import { linksOf, type TicketLinks } from './links.js';
+import { countLinks, linksOf, shownLinks, type TicketLinks } from './links.js';
 import {
   type Change,
   clip,
@@ -145,6 +145,8 @@ export interface TicketDetails extends Ticket {
   comments?: Comment[];
   /** Keyed by how each link reads from this ticket (blocks, blocked_by…); empty relations left out. */
   links?: Partial<TicketLinks>;
+  /** All the ticket's links, of which `links` lists up to LINKS_SHOWN a type. */
+  links_total?: number;
   history?: HistoryEntry[];
 }
 
@@ -175,7 +177,8 @@ export function getTicketDetails(db: TicketsDb, key: string, include: readonly I
     }
     if (include.includes('links')) {
       const grouped = linksOf(tx, row.id);
-      details.links = Object.fromEntries(Object.entries(grouped).filter(([, group]) => group.length > 0));
+      details.links = shownLinks(grouped, (ticket) => ticket);
+      details.links_total = countLinks(grouped);
     }
     if (include.includes('history')) {
       details.history = tx

@@ -1,5 +1,5 @@
 import { defineTool, type ToolContext, z } from '@shipyard/core';
-import { LINK_TYPES, type LinkResult, linkTickets } from '../domain/links.js';
+import { LINK_TYPES, type LinkResult, linkTickets, shownLinks } from '../domain/links.js';
 import { ticketUris } from '../domain/model.js';
 import type { TicketsDeps } from '../server.js';
 import { fields } from './shared.js';
@@ -12,17 +12,13 @@ export const linkInput = {
 };
 
 export const linkOutput = {
-  /** Keys of the linked tickets by type as read from `key`; empty types are left out. */
+  /** Keys of the linked tickets by type as read from `key`, LINKS_SHOWN a type; empty types are left out. */
   links: z.record(z.string(), z.array(z.string())),
 };
 
 /** The answer of both tools: the links of the source ticket as keys, non-empty types only. */
 export function linkAnswer(result: LinkResult) {
-  const links: Record<string, string[]> = {};
-  for (const type of LINK_TYPES) {
-    if (result.links[type].length > 0) links[type] = result.links[type].map((ticket) => ticket.key);
-  }
-  return { links };
+  return { links: shownLinks(result.links, (ticket) => ticket.key) };
 }
 
 export default defineTool({

@@ -640,6 +640,16 @@ describe('transition_ticket', () => {
     expect(back.hint).toContain('todo');
   });
 
+  it('routes a move back to an open status through cancelled, never through done', async () => {
+    await setup(1);
+    for (const status of ['todo', 'in_progress', 'in_review'] as const) await move({ key: 'SHIP-1', status });
+    const error = await moveError({ key: 'SHIP-1', status: 'in_progress' }, 'invalid_input');
+    expect(error.hint).toBe(
+      'Move it one step per call: in_review -> cancelled -> todo -> in_progress, with a resolution for the ' +
+        'cancel that says why (e.g. "sent back")',
+    );
+  });
+
   it('refuses a move to the current status, naming the allowed ones', async () => {
     await setup(1);
     await move({ key: 'SHIP-1', status: 'todo' });

@@ -387,7 +387,10 @@ export const DEFAULT_RESOLUTION = { done: 'done', cancelled: "won't do" } as con
 const isClosed = (status: Status): status is 'done' | 'cancelled' =>
   status === 'done' || status === 'cancelled';
 
-/** Statuses on the shortest path from one status to another (excluding `from`), or undefined. */
+/**
+ * Statuses on the shortest path from one status to another (excluding `from`), or undefined. The path passes
+ * through done only to end there: going back to an open status through done would record work as finished.
+ */
 function pathBetween(from: Status, to: Status): Status[] | undefined {
   const previous = new Map<Status, Status>();
   const queue: Status[] = [from];
@@ -395,7 +398,7 @@ function pathBetween(from: Status, to: Status): Status[] | undefined {
     const at = queue.shift() as Status;
     if (at === to) break;
     for (const next of TRANSITIONS[at]) {
-      if (next === from || previous.has(next)) continue;
+      if (next === from || previous.has(next) || (next === 'done' && to !== 'done')) continue;
       previous.set(next, at);
       queue.push(next);
     }
@@ -430,7 +433,11 @@ export function transitionTicket(db: TicketsDb, input: TransitionTicket, user?: 
           {
             hint:
               input.status !== row.status && path
-                ? `Move it one step per call: ${[row.status, ...path].join(' -> ')}`
+                ? `Move it one step per call: ${[row.status, ...path].join(' -> ')}${
+                    path.slice(0, -1).includes('cancelled')
+                      ? ', with a resolution for the cancel that says why (e.g. "sent back")'
+                      : ''
+                  }`
                 : `Pass status ${orList(allowed)}`,
             details: { status: row.status, allowed },
           },

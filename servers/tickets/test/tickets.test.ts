@@ -150,6 +150,24 @@ describe('create_ticket', () => {
     await callError(client, 'update_ticket', { key: 'SHIP-1', title: '\u2060' }, 'invalid_input');
   });
 
+  it('refuses a label or a person that is not one line with something visible', async () => {
+    await setup(1);
+    for (const labels of [['\u200b'], ['a\nb'], ['ok', 'tab\there']]) {
+      const error = await callError(
+        client,
+        'create_ticket',
+        { project: 'SHIP', title: 'T', labels },
+        'invalid_input',
+      );
+      expect(error.message).toMatch(/must be one line with a visible character/);
+    }
+    for (const assignee of ['\u200b\u200d', 'Ana\u0000'])
+      await callError(client, 'update_ticket', { key: 'SHIP-1', assignee }, 'invalid_input');
+    for (const label of ['', '   ', '\u2060'])
+      await callError(client, 'search_tickets', { label }, 'invalid_input');
+    expect(await callOk(client, 'search_tickets', { label: 'needs review' })).toMatchObject({ total: 0 });
+  });
+
   it("notifies the parent's subscribers of a new child", async () => {
     await setup(1);
     const updates = watchResourceUpdates(client);

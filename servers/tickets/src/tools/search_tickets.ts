@@ -25,7 +25,7 @@ export default defineTool({
     priority: z.array(z.enum(PRIORITIES)).max(5).optional().describe('Any of these'),
     type: fields.type.optional().describe('Only this type'),
     assignee: fields.person.optional(),
-    label: z.string().trim().max(50).optional().describe('Has this label'),
+    label: fields.label.optional(),
     parent: fields.parent.optional().describe('Sub-tickets of this key'),
     updated_since: since('Updated'),
     created_since: since('Created'),

@@ -36,6 +36,10 @@ const isoDate = z
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
   }, 'must be a real date');
 
+/** One line with something visible in it: no control characters, not only blanks or zero-width ones. */
+const oneVisibleLine = (text: string) => !/\p{Cc}/u.test(text) && /[^\s\p{Cf}]/u.test(text);
+const ONE_VISIBLE_LINE = 'must be one line with a visible character';
+
 /** A project key as typed: PROJECT_KEY in any case. */
 export const PROJECT_KEY_ANY_CASE = /^[A-Za-z][A-Za-z0-9]{1,9}$/;
 
@@ -69,8 +73,19 @@ export const fields = {
   description: z.string().max(50_000).describe('Details, markdown'),
   type: z.enum(TYPES).describe('bug, feature, task or chore'),
   priority: z.enum(PRIORITIES).describe('urgent, high, medium, low or none'),
-  person: z.string().trim().min(1).max(100).describe('Name, "me" or "none"'),
-  labels: z.array(z.string().trim().min(1).max(50)).max(20).describe('Labels, stored lower-case'),
+  person: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .refine(oneVisibleLine, ONE_VISIBLE_LINE)
+    .describe('Name, "me" or "none"'),
+  labels: z
+    .array(z.string().trim().min(1).max(50).refine(oneVisibleLine, ONE_VISIBLE_LINE))
+    .max(20)
+    .describe('Labels, stored lower-case'),
+  // A filter on one label: empty is refused rather than read as "any label" (leave it out for that).
+  label: z.string().trim().max(50).refine(oneVisibleLine, ONE_VISIBLE_LINE).describe('Has this label'),
   estimate: z.number().min(0).max(10_000).describe('Estimate in points'),
   due_date: isoDate.describe('Due date, YYYY-MM-DD'),
   parent: z.string().max(24).describe('Parent ticket key'),

@@ -119,6 +119,27 @@ it('lets a description lift a differently worded title', async () => {
   ).toBe(1);
 });
 
+it('finds a ticket with the same description under a title that shares no word', async () => {
+  await seedTicket(client, { title: 'Add dark theme', description: 'Users want a dark theme at night.' });
+  await seedTicket(client, {
+    title: 'Login page crashes on Safari',
+    description: 'When I open the login page in Safari 17 the tab crashes.',
+  });
+  expect(await scores({ title: 'Night colours', description: 'Users want a dark theme at night.' })).toEqual({
+    'SHIP-6': 0.9,
+  });
+  // Reworded: the same words count as the same description.
+  expect(
+    await scores({ title: 'Problem', description: 'Opening the login page in Safari 17 crashes the tab' }),
+  ).toEqual({ 'SHIP-7': 0.9 });
+  // Four of its seven words.
+  expect(await scores({ title: 'Problem', description: 'The login page crashes in Safari' })).toEqual({
+    'SHIP-7': 0.51,
+  });
+  // Two of seven are not enough.
+  expect(await scores({ title: 'Problem', description: 'Safari login' })).toEqual({});
+});
+
 it('never lets a description hide a duplicate that the title alone finds', async () => {
   const { key } = await seedTicket(client, { title: 'Login page' });
   const insert = database.sqlite.prepare(

@@ -580,6 +580,8 @@ export const SIMILAR_CANDIDATES = 30;
 const SIMILAR_PREFILTER = 300;
 /** Matches below this score are left out. */
 export const SIMILAR_THRESHOLD = 0.3;
+/** The score of a ticket whose description has the same words as the one given, whatever its title. */
+const SAME_DESCRIPTION = 0.9;
 
 /** A word folded for comparing: decomposed, marks removed, lower case (Café and cafe are one word). */
 const fold = (word: string) => word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
@@ -656,9 +658,11 @@ export interface SimilarItem {
 
 /**
  * Likely duplicates of a ticket that is about to be created. The title's significant words form an OR query
- * over titles, and with a few frequent words of the description added, a second one; the best bm25
- * candidates of each are scored by the Jaccard index of their lightly stemmed title words with the given
- * title's, raised a little by description overlap, and those at or above the threshold come back, best first.
+ * over titles, and with a few frequent words of the description added, a second one; a description's most
+ * frequent words, all of them, form a third over descriptions. The best bm25 candidates of each are scored by
+ * the Jaccard index of their lightly stemmed title words with the given title's, raised a little by
+ * description overlap, or by the Jaccard index of the two descriptions' words (times SAME_DESCRIPTION) when
+ * that is higher; those at or above the threshold come back, best first.
  */
 export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { items: SimilarItem[] } {
   const limit = Math.min(Math.max(options.limit ?? 5, 1), 20);
@@ -680,11 +684,8 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
   const columns = sql`tickets.key AS key, tickets.title AS title, tickets.status AS status,
     substr(tickets.description, 1, 5000) AS description`;
   type Candidate = { key: string; title: string; status: Status; description: string };
-  /** The SIMILAR_CANDIDATES best bm25 hits of an OR query that pass the filters. */
-  const best = (anyOf: string): Candidate[] => {
-    // Only titles are searched: the score compares titles, so a ticket whose title shares no word with these
-    // could not reach the threshold, and titles keep the candidate set (and the bm25 work) small.
-    const match = `{title} : (${anyOf})`;
+  /** The SIMILAR_CANDIDATES best bm25 hits of a query that pass the filters. */
+  const best = (match: string): Candidate[] => {
     // Usually the best few hundred by bm25 hold enough open tickets of the project: filter just those rows.
     const rows = db.all<Candidate>(
       sql`SELECT ${columns} FROM (
@@ -705,20 +706,37 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
   // The title's words alone pick candidates, so the description (whose rarer words would outrank them in a
   // shared bm25 query) cannot push out a ticket the title finds; with its words added, a second query adds
   // tickets titled in the description's words. At most twice SIMILAR_CANDIDATES rows are read.
-  const candidates = best(titleMatch);
+  // Titles are searched with an OR of words (any shared title word can make a duplicate); descriptions only
+  // with all of the description's most frequent words, which an identical or close description has, so the
+  // long description doclists are intersected rather than merged.
+  const candidates = best(`{title} : (${titleMatch})`);
+  const seen = new Set(candidates.map((row) => row.key));
+  const add = (match: string) => {
+    for (const row of best(match)) {
+      if (seen.has(row.key)) continue;
+      seen.add(row.key);
+      candidates.push(row);
+    }
+  };
   const withDescription = ftsAnyOf([...titleWords, ...descriptionWords]);
-  if (descriptionWords.length > 0 && withDescription) {
-    const seen = new Set(candidates.map((row) => row.key));
-    for (const row of best(withDescription)) if (!seen.has(row.key)) candidates.push(row);
-  }
+  if (descriptionWords.length > 0 && withDescription) add(`{title} : (${withDescription})`);
+  const sameDescription = topWords(descriptionText, new Set(), MAX_DESCRIPTION_WORDS);
+  if (sameDescription.length >= 2)
+    add(`{description} : (${sameDescription.map((text) => quote({ text, prefix: false })).join(' AND ')})`);
 
   const title = stems(options.title);
   const description = descriptionText.trim() ? stems(descriptionText) : undefined;
   const scored = candidates.map((row) => {
-    let score = jaccard(title, stems(row.title));
-    // Description overlap can lift a differently worded title, never lower a matching one.
-    if (description && score < 1)
-      score += (1 - score) * 0.3 * jaccard(description, stems(`${row.title} ${row.description}`));
+    const rowTitle = stems(row.title);
+    let score = jaccard(title, rowTitle);
+    if (description) {
+      const rowDescription = stems(row.description);
+      // Description overlap can lift a differently worded title, never lower a matching one; the same
+      // description makes a likely duplicate on its own.
+      const lifted =
+        score + (1 - score) * 0.3 * jaccard(description, new Set([...rowTitle, ...rowDescription]));
+      score = Math.max(lifted, SAME_DESCRIPTION * jaccard(description, rowDescription));
+    }
     return { key: row.key, title: row.title, status: row.status, score };
   });
   // The threshold applies to the exact score (0.296 is below 0.3); only the output is rounded.

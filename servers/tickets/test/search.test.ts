@@ -306,13 +306,23 @@ describe('filters', () => {
     expect(await keys({ updated_since: '2024-02-15' })).toEqual(['SHIP-1', 'SHIP-2']);
     expect(await keys({ updated_since: '2024-02-15T12:00:01Z' })).toEqual(['SHIP-1']);
     expect(await keys({ updated_since: '2024-03-01T13:00:00+02:00' })).toEqual(['SHIP-1']);
+    // RFC 3339's other spellings: lower-case t and z, a space for the T; and an offset without its colon.
+    for (const since of ['2024-02-15t12:00:01z', '2024-02-15 12:00:01', '2024-02-15T14:00:01+0200'])
+      expect(await keys({ updated_since: since })).toEqual(['SHIP-1']);
     expect((await keys({ created_since: '2024-01-01' })).sort()).toEqual(['SHIP-1', 'SHIP-2']);
     expect((await keys({ created_since: '2023-12-31T23:00' })).sort()).toEqual([
       'SHIP-1',
       'SHIP-2',
       'SHIP-3',
     ]);
-    for (const bad of ['yesterday', '2024-02-30', '2024-13-01', '2024-01-01T25:00Z', '']) {
+    for (const bad of [
+      'yesterday',
+      '2024-02-30',
+      '2024-13-01',
+      '2024-01-01T25:00Z',
+      '2024-01-01T10:00+020',
+      '',
+    ]) {
       await callError(client, 'search_tickets', { updated_since: bad }, 'invalid_input');
     }
   });

@@ -239,11 +239,12 @@ export function ftsAnyOf(words: readonly string[]): string | undefined {
 }
 
 const ISO_INSTANT =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
  * An ISO date (`2025-01-31`, midnight UTC) or datetime (`2025-01-31T09:30:00Z`, offset or none = UTC) as
- * the UTC timestamp format the tickets table stores, or undefined when the text is not one.
+ * the UTC timestamp format the tickets table stores, or undefined when the text is not one. As RFC 3339
+ * allows, `t` and `z` may be lower case and a space may stand for the T; an offset may leave out its colon.
  */
 export function parseInstant(text: string): string | undefined {
   const m = ISO_INSTANT.exec(text.trim());
@@ -257,7 +258,8 @@ export function parseInstant(text: string): string | undefined {
     return undefined;
   }
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
-  const ms = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}.${frac.padEnd(3, '0').slice(0, 3)}${zone}`);
+  const offset = zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone.toUpperCase();
+  const ms = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}.${frac.padEnd(3, '0').slice(0, 3)}${offset}`);
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
 }
 

@@ -1,4 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { helpText, parseConfig, type ServerConfig, UsageError } from './config.js';
 import type { ServerDefinition } from './define.js';
 import type { HttpHandle, HttpOptions } from './http.js';
@@ -114,7 +115,9 @@ export async function runServer(
     }
     log.info(`listening on ${http.url}`, { readOnly: config.readOnly, tools: runtime.toolNames.length });
   } else {
-    await runtime.connect(new StdioServerTransport());
+    const transport = new StdioServerTransport();
+    await runtime.connect(transport);
+    answerBadLines(transport, log);
     log.debug('serving on stdio', { readOnly: config.readOnly, tools: runtime.toolNames.length });
   }
 
@@ -142,4 +145,24 @@ export async function runServer(
     if (config.transport === 'stdio') process.stdin.once('end', () => shutdown('stdin closed'));
   }
   return { runtime, config, ...(http ? { http } : {}), stop };
+}
+
+/**
+ * Answer a line on stdin that is not a JSON-RPC message as JSON-RPC 2.0 asks (-32700 for text that is not
+ * JSON, -32600 for JSON that is not a message, both with id null), with a warning on stderr, where the SDK
+ * drops it without a word. The line itself is not logged: it is the host's data.
+ */
+function answerBadLines(transport: StdioServerTransport, log: Logger): void {
+  const next = transport.onerror;
+  transport.onerror = (error) => {
+    const notJson = error instanceof SyntaxError;
+    if (!notJson && error.name !== 'ZodError') return next?.(error);
+    const [code, message] = notJson
+      ? [-32700, 'Parse error: the line is not JSON']
+      : [-32600, 'Invalid Request: the line is not a JSON-RPC 2.0 message'];
+    log.warn(`answered ${code} to a line on stdin that is not ${notJson ? 'JSON' : 'a JSON-RPC message'}`);
+    // id null, as JSON-RPC prescribes when the request's id cannot be known; the SDK's type wants one.
+    const answer = { jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage;
+    transport.send(answer).catch(() => {});
+  };
 }

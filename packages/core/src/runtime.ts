@@ -55,6 +55,39 @@ const ToolCallRequestSchema = z.object({
   params: z.looseObject({ name: z.unknown().optional(), arguments: z.unknown().optional() }),
 });
 
+/** One of the SDK's request schemas: a method literal and its params. */
+type RequestSchema = z.ZodObject<{ method: z.ZodLiteral<string>; params?: z.ZodType }>;
+
+/**
+ * Handle requests for the method of `schema` (registered through Protocol, as tools/call is): the request is
+ * checked against the SDK's schema here, so bad params get Invalid params (-32602) naming the field, where
+ * the SDK's registration answers them as a -32603 internal error carrying a raw zod dump.
+ */
+function onRequest<S extends RequestSchema>(
+  server: Server,
+  schema: S,
+  handler: (request: z.output<S>, extra: Extra) => unknown,
+): void {
+  const method = schema.shape.method.value;
+  const setProtocolHandler = Protocol.prototype.setRequestHandler as (
+    this: Server,
+    schema: z.ZodType<{ method: string }>,
+    handler: (request: unknown, extra: Extra) => unknown,
+  ) => void;
+  setProtocolHandler.call(server, z.looseObject({ method: z.literal(method) }), (request, extra) => {
+    const parsed = schema.safeParse(request, { reportInput: true });
+    if (parsed.success) return handler(parsed.data, extra);
+    // Paths inside params name the field as a client writes it (`uri`, not `params.uri`).
+    const issues = parsed.error.issues.map((issue) =>
+      issue.path[0] === 'params' && issue.path.length > 1 ? { ...issue, path: issue.path.slice(1) } : issue,
+    );
+    throw new RpcError(
+      ErrorCode.InvalidParams,
+      `Invalid params for ${method}: ${describeIssues(issues, [])}`,
+    );
+  });
+}
+
 export interface RuntimeOptions {
   /** List and allow only tools whose annotations say readOnlyHint. */
   readOnly?: boolean;
@@ -322,18 +355,13 @@ export class Runtime {
 
   private registerHandlers(session: Session): void {
     const { server } = session;
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools() }));
-    // Protocol's setRequestHandler, not Server's: Server's re-parses tools/call with the SDK's strict schema.
-    const setProtocolHandler = Protocol.prototype.setRequestHandler as (
-      this: Server,
-      schema: typeof ToolCallRequestSchema,
-      handler: (request: z.infer<typeof ToolCallRequestSchema>, extra: Extra) => Promise<CallToolResult>,
-    ) => void;
-    setProtocolHandler.call(server, ToolCallRequestSchema, (request, extra) =>
+    onRequest(server, ListToolsRequestSchema, () => ({ tools: this.listTools() }));
+    // A loose schema: callTool answers bad arguments itself, as a tool result.
+    onRequest(server, ToolCallRequestSchema, (request, extra) =>
       this.track(this.callTool(request.params.name, request.params.arguments, extra)),
     );
-    server.setRequestHandler(ListResourcesRequestSchema, () => this.listResources());
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    onRequest(server, ListResourcesRequestSchema, () => this.listResources());
+    onRequest(server, ListResourceTemplatesRequestSchema, () => ({
       resourceTemplates: this.resources
         .filter((r) => r.template)
         .map(({ def }) => ({
@@ -344,8 +372,8 @@ export class Runtime {
           mimeType: def.mimeType,
         })),
     }));
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => this.readResource(request.params.uri));
-    server.setRequestHandler(SubscribeRequestSchema, (request) => {
+    onRequest(server, ReadResourceRequestSchema, (request) => this.readResource(request.params.uri));
+    onRequest(server, SubscribeRequestSchema, (request) => {
       const { uri } = request.params;
       const canonical = this.canonicalUri(uri);
       const spellings = session.subscriptions.get(canonical) ?? new Set();
@@ -354,12 +382,12 @@ export class Runtime {
       return {};
     });
     // Unsubscribing under any spelling ends the subscription to the resource, whatever spellings it had.
-    server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    onRequest(server, UnsubscribeRequestSchema, (request) => {
       session.subscriptions.delete(this.canonicalUriOr(request.params.uri));
       this.watchWhileSubscribed();
       return {};
     });
-    server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    onRequest(server, ListPromptsRequestSchema, () => ({
       prompts: [...this.prompts.values()].map((prompt) => ({
         name: prompt.name,
         ...(prompt.title ? { title: prompt.title } : {}),
@@ -371,10 +399,10 @@ export class Runtime {
         })),
       })),
     }));
-    server.setRequestHandler(GetPromptRequestSchema, (request) =>
+    onRequest(server, GetPromptRequestSchema, (request) =>
       this.getPrompt(request.params.name, request.params.arguments ?? {}),
     );
-    server.setRequestHandler(CompleteRequestSchema, (request) => this.complete(request.params));
+    onRequest(server, CompleteRequestSchema, (request) => this.complete(request.params));
   }
 
   private track<T>(promise: Promise<T>): Promise<T> {

@@ -283,6 +283,25 @@ describe('the bin', () => {
     expect(proc.stdout()).not.toContain('[fixture]');
   });
 
+  it('answers a line that is not JSON-RPC with its JSON-RPC error, warns on stderr, and keeps serving', async () => {
+    const proc = start([]);
+    await initialize(proc);
+    const errors = () =>
+      proc
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('"id":null'))
+        .map((line) => (JSON.parse(line) as { error: { code: number } }).error.code);
+    proc.child.stdin.write('{not json}\n');
+    proc.child.stdin.write('{"hello":"world"}\n');
+    proc.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
+    expect((await proc.response(2)).result).toMatchObject({ tools: expect.any(Array) });
+    expect(errors()).toEqual([-32700, -32600]);
+    await proc.waitForStderr(/answered -32600 to a line on stdin that is not a JSON-RPC message/);
+    expect(proc.stderr()).toMatch(/warn \[fixture\] answered -32700 to a line on stdin that is not JSON/);
+    expect(proc.stderr()).not.toContain('hello');
+  });
+
   it('finishes an in-flight call on SIGTERM, then exits 0', async () => {
     const proc = start([]);
     await initialize(proc);

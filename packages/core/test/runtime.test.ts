@@ -295,6 +295,21 @@ describe('tools/call', () => {
     await expectStillServing(client);
   });
 
+  it('answers bad params of any method with JSON-RPC -32602 naming the field, not an internal error', async () => {
+    const { client } = await start();
+    const ask = (method: string, params: unknown) =>
+      expectRpcError(client.request({ method, params } as never, z.object({}).loose()), INVALID_PARAMS);
+    expect((await ask('resources/read', {})).message).toContain(
+      'Invalid params for resources/read: `uri` is required (string)',
+    );
+    expect((await ask('resources/subscribe', { uri: 7 })).message).toContain('`uri` must be a string, got');
+    expect((await ask('prompts/get', {})).message).toContain('`name` is required');
+    expect((await ask('tools/list', { cursor: 5 })).message).toContain('`cursor` must be a string');
+    for (const method of ['resources/read', 'prompts/get', 'completion/complete'])
+      expect((await ask(method, undefined)).message).not.toMatch(/"code"|invalid_type/);
+    await expectStillServing(client);
+  });
+
   it('passes the user option to ctx.user', async () => {
     const { client } = await start({ user: 'ada' });
     const ok = expectToolOk(await client.callTool({ name: 'echo_text', arguments: { text: 'me' } }));

@@ -5,6 +5,7 @@ import type { ServerDefinition } from './define.js';
 import type { HttpHandle, HttpOptions } from './http.js';
 import { createLogger, type Logger, stackOf } from './logger.js';
 import { ConfigError, Runtime } from './runtime.js';
+import { checkedStdin } from './stdio.js';
 
 export type ServerFactory<Deps = any> = (
   config: ServerConfig,
@@ -115,9 +116,11 @@ export async function runServer(
     }
     log.info(`listening on ${http.url}`, { readOnly: config.readOnly, tools: runtime.toolNames.length });
   } else {
-    const transport = new StdioServerTransport();
+    // id null: JSON-RPC's id for an answer whose request id cannot be known; the SDK's type wants one.
+    const answer = (error: { code: number; message: string }) =>
+      transport.send({ jsonrpc: '2.0', id: null, error } as unknown as JSONRPCMessage).catch(() => {});
+    const transport = new StdioServerTransport(process.stdin.pipe(checkedStdin(log, answer)), process.stdout);
     await runtime.connect(transport);
-    answerBadLines(transport, log);
     log.debug('serving on stdio', { readOnly: config.readOnly, tools: runtime.toolNames.length });
   }
 
@@ -145,24 +148,4 @@ export async function runServer(
     if (config.transport === 'stdio') process.stdin.once('end', () => shutdown('stdin closed'));
   }
   return { runtime, config, ...(http ? { http } : {}), stop };
-}
-
-/**
- * Answer a line on stdin that is not a JSON-RPC message as JSON-RPC 2.0 asks (-32700 for text that is not
- * JSON, -32600 for JSON that is not a message, both with id null), with a warning on stderr, where the SDK
- * drops it without a word. The line itself is not logged: it is the host's data.
- */
-function answerBadLines(transport: StdioServerTransport, log: Logger): void {
-  const next = transport.onerror;
-  transport.onerror = (error) => {
-    const notJson = error instanceof SyntaxError;
-    if (!notJson && error.name !== 'ZodError') return next?.(error);
-    const [code, message] = notJson
-      ? [-32700, 'Parse error: the line is not JSON']
-      : [-32600, 'Invalid Request: the line is not a JSON-RPC 2.0 message'];
-    log.warn(`answered ${code} to a line on stdin that is not ${notJson ? 'JSON' : 'a JSON-RPC message'}`);
-    // id null, as JSON-RPC prescribes when the request's id cannot be known; the SDK's type wants one.
-    const answer = { jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage;
-    transport.send(answer).catch(() => {});
-  };
 }

@@ -294,9 +294,12 @@ describe('the bin', () => {
         .map((line) => (JSON.parse(line) as { error: { code: number } }).error.code);
     proc.child.stdin.write('{not json}\n');
     proc.child.stdin.write('{"hello":"world"}\n');
+    // Neither a blank line nor a response is answered (a response is never answered).
+    proc.child.stdin.write('\n  \r\n{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x"}}\n');
+    proc.child.stdin.write('[1,2]\n');
     proc.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
     expect((await proc.response(2)).result).toMatchObject({ tools: expect.any(Array) });
-    expect(errors()).toEqual([-32700, -32600]);
+    expect(errors()).toEqual([-32700, -32600, -32600]);
     await proc.waitForStderr(/answered -32600 to a line on stdin that is not a JSON-RPC message/);
     expect(proc.stderr()).toMatch(/warn \[fixture\] answered -32700 to a line on stdin that is not JSON/);
     expect(proc.stderr()).not.toContain('hello');

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../src/logger.js';
+import { checkedStdin, classifyLine } from '../src/stdio.js';
+
+describe('classifyLine', () => {
+  it('tells messages from lines to answer and lines to drop', () => {
+    expect(classifyLine('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toBe('message');
+    expect(classifyLine('{"jsonrpc":"2.0","method":"notifications/initialized"}')).toBe('message');
+    expect(classifyLine('{"jsonrpc":"2.0","id":"a","result":{}}')).toBe('message');
+    expect(classifyLine('{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}')).toBe('response');
+    expect(classifyLine('  ')).toBe('blank');
+    expect(classifyLine('{not json')).toBe('not-json');
+    for (const line of ['[1]', '"text"', '{"id":1,"method":"ping"}', '{"jsonrpc":"2.0","id":1}'])
+      expect(classifyLine(line), line).toBe('not-a-message');
+  });
+});
+
+describe('checkedStdin', () => {
+  it('passes messages on whole, however the chunks split them, and answers the rest', async () => {
+    const answers: number[] = [];
+    const stream = checkedStdin(createLogger('test', { level: 'silent' }), (error) =>
+      answers.push(error.code),
+    );
+    const out: string[] = [];
+    stream.on('data', (chunk: Buffer) => out.push(chunk.toString()));
+    const message = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"é"}}\n';
+    const bytes = Buffer.from(`${message}oops\n${message}`);
+    // Split inside the two-byte é and inside a line.
+    const cut = bytes.indexOf(Buffer.from('é')) + 1;
+    for (const part of [bytes.subarray(0, cut), bytes.subarray(cut, cut + 80), bytes.subarray(cut + 80)])
+      stream.write(part);
+    stream.end();
+    await new Promise((resolve) => stream.on('end', resolve));
+    expect(out.join('')).toBe(message + message);
+    expect(answers).toEqual([-32700]);
+  });
+});

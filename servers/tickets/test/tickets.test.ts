@@ -133,6 +133,9 @@ describe('create_ticket', () => {
     await setup(0);
     const out = await seedTicket(client, { title: ' Login fails \r\n\n  on Safari\n' });
     expect(out.title).toBe('Login fails on Safari');
+    expect((await seedTicket(client, { title: 'Paragraph\u2029 and line\u2028separators' })).title).toBe(
+      'Paragraph and line separators',
+    );
     await callError(client, 'create_ticket', { project: 'SHIP', title: '\n \n' }, 'invalid_input');
   });
 
@@ -152,7 +155,7 @@ describe('create_ticket', () => {
 
   it('refuses a label or a person that is not one line with something visible', async () => {
     await setup(1);
-    for (const labels of [['\u200b'], ['a\nb'], ['ok', 'tab\there']]) {
+    for (const labels of [['\u200b'], ['a\nb'], ['a\u2028b'], ['ok', 'tab\there']]) {
       const error = await callError(
         client,
         'create_ticket',

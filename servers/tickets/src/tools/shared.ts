@@ -36,8 +36,11 @@ const isoDate = z
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
   }, 'must be a real date');
 
-/** One line with something visible in it: no control characters, not only blanks or zero-width ones. */
-const oneVisibleLine = (text: string) => !/\p{Cc}/u.test(text) && /[^\s\p{Cf}]/u.test(text);
+/**
+ * One line with something visible in it: no control characters or line and paragraph separators (U+2028,
+ * U+2029), not only blanks or zero-width characters.
+ */
+const oneVisibleLine = (text: string) => !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(text) && /[^\s\p{Cf}]/u.test(text);
 const ONE_VISIBLE_LINE = 'must be one line with a visible character';
 
 /** A project key as typed: PROJECT_KEY in any case. */
@@ -64,7 +67,7 @@ export const fields = {
     .max(200)
     .transform((title) =>
       title
-        .replace(/\s*[\r\n]+\s*|\t/g, ' ')
+        .replace(/\s*[\r\n\u2028\u2029]+\s*|\t/g, ' ')
         .replace(/\p{Cc}/gu, '')
         .trim(),
     )

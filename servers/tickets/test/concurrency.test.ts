@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openTicketsDatabase } from '../src/db/open.js';
 import { schema } from '../src/db/schema.js';
-import { watchOtherProcesses } from '../src/domain/watch.js';
+import { REPORT_CHUNK, watchOtherProcesses } from '../src/domain/watch.js';
 import { createTicketsServer } from '../src/server.js';
 import { bin, migrations } from './helpers.js';
 
@@ -210,6 +210,30 @@ it('hears every change another process makes, even two to one ticket in one mill
     heard.length = 0;
     retitle('Three');
     await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
+  });
+});
+
+it('reports a large catch-up in calls of at most REPORT_CHUNK URIs', async () => {
+  await watchAndWrite(async ({ writer, watch }) => {
+    const calls: string[][] = [];
+    shipWithTicket(writer);
+    watch((...uris) => calls.push(uris));
+    const at = '2026-01-01T00:00:00.000Z';
+    writer.transaction(() => {
+      const ticket = writer.prepare(
+        `INSERT INTO tickets (project_id, number, key, title, description, type, created_at, updated_at)
+         VALUES (1, ?, ?, 't', '', 'task', ?, ?)`,
+      );
+      const created = writer.prepare(
+        "INSERT INTO history (ticket_id, field, new_value, changed_at) VALUES (?, 'created', ?, ?)",
+      );
+      for (let n = 2; n <= 701; n++) {
+        const { lastInsertRowid } = ticket.run(n, `SHIP-${n}`, at, at);
+        created.run(lastInsertRowid, `SHIP-${n}`, at);
+      }
+    })();
+    await expect.poll(() => new Set(calls.flat()).size, { timeout: 5_000 }).toBe(1 + 700 * 2 + 1);
+    expect(Math.max(...calls.map((uris) => uris.length))).toBeLessThanOrEqual(REPORT_CHUNK);
   });
 });
 

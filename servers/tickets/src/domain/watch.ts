@@ -6,6 +6,11 @@ export const WATCH_INTERVAL_MS = 1_000;
 const BATCH = 500;
 /** Changed tickets per look whose related pages (parents, links, blocked projects) are looked up too. */
 const RELATED_LIMIT = 200;
+/**
+ * URIs per call of `changed`: a catch-up after a large import can change a hundred thousand tickets, and a
+ * call spread over that many arguments overflows the stack (from about 125,000 in Node 20).
+ */
+export const REPORT_CHUNK = 1_000;
 
 /** One change to a ticket as its log has it: a history row, or a comment (`field` null). */
 interface Entry {
@@ -78,7 +83,8 @@ export function watchOtherProcesses(
       for (const uri of ticketUris(key, { history: false })) uris.add(uri);
     });
     for (const key of related) for (const uri of shownOn(db, key, { blocking: true })) uris.add(uri);
-    changed(...uris);
+    const all = [...uris];
+    for (let i = 0; i < all.length; i += REPORT_CHUNK) changed(...all.slice(i, i + REPORT_CHUNK));
     [seen, marks] = [now, { history, comments }];
   };
   const timer = setInterval(() => {

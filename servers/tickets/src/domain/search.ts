@@ -584,6 +584,11 @@ const SIMILAR_PREFILTER = 300;
 export const SIMILAR_THRESHOLD = 0.3;
 /** The score of a ticket whose description has the same words as the one given, whatever its title. */
 const SAME_DESCRIPTION = 0.9;
+/**
+ * Significant words two descriptions must share before their likeness counts on its own: boilerplate such as
+ * "See attached screenshot" or "TBD" is the same in unrelated tickets.
+ */
+const MIN_SHARED_WORDS = 6;
 
 /** A word folded for comparing: decomposed, marks removed, lower case (Café and cafe are one word). */
 const fold = (word: string) => word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
@@ -635,12 +640,16 @@ export function stem(word: string): string {
 
 const stems = (text: string) => new Set(significantWords(text).map(stem));
 
-/** Jaccard index of two sets: |A∩B| / |A∪B|; 1 for the same words, 0 for none in common. */
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
-  if (a.size === 0 || b.size === 0) return 0;
+/** How many members two sets have in common. */
+function shared(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let common = 0;
   for (const x of a) if (b.has(x)) common++;
-  return common / (a.size + b.size - common);
+  return common;
+}
+
+/** Jaccard index of two sets: |A∩B| / |A∪B|; 1 for the same words, 0 for none in common. */
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>, common = shared(a, b)): number {
+  return a.size === 0 || b.size === 0 ? 0 : common / (a.size + b.size - common);
 }
 
 export interface SimilarOptions {
@@ -663,8 +672,9 @@ export interface SimilarItem {
  * over titles, and with a few frequent words of the description added, a second one; a description's most
  * frequent words, all of them, form a third over descriptions. The best bm25 candidates of each are scored by
  * the Jaccard index of their lightly stemmed title words with the given title's, raised a little by
- * description overlap, or by the Jaccard index of the two descriptions' words (times SAME_DESCRIPTION) when
- * that is higher; those at or above the threshold come back, best first.
+ * description overlap, or, when the two descriptions share MIN_SHARED_WORDS words or more, by the Jaccard
+ * index of their words (times SAME_DESCRIPTION) if that is higher; those at or above the threshold come
+ * back, best first.
  */
 export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { items: SimilarItem[] } {
   const limit = Math.min(Math.max(options.limit ?? 5, 1), 20);
@@ -722,22 +732,24 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
   };
   const withDescription = ftsAnyOf([...titleWords, ...descriptionWords]);
   if (descriptionWords.length > 0 && withDescription) add(`{title} : (${withDescription})`);
-  const sameDescription = topWords(descriptionText, new Set(), MAX_DESCRIPTION_WORDS);
-  if (sameDescription.length >= 2)
-    add(`{description} : (${sameDescription.map((text) => quote({ text, prefix: false })).join(' AND ')})`);
-
   const title = stems(options.title);
   const description = descriptionText.trim() ? stems(descriptionText) : undefined;
+  if (description && description.size >= MIN_SHARED_WORDS) {
+    const sameDescription = topWords(descriptionText, new Set(), MAX_DESCRIPTION_WORDS);
+    add(`{description} : (${sameDescription.map((text) => quote({ text, prefix: false })).join(' AND ')})`);
+  }
+
   const scored = candidates.map((row) => {
     const rowTitle = stems(row.title);
     let score = jaccard(title, rowTitle);
     if (description) {
       const rowDescription = stems(row.description);
-      // Description overlap can lift a differently worded title, never lower a matching one; the same
-      // description makes a likely duplicate on its own.
-      const lifted =
-        score + (1 - score) * 0.3 * jaccard(description, new Set([...rowTitle, ...rowDescription]));
-      score = Math.max(lifted, SAME_DESCRIPTION * jaccard(description, rowDescription));
+      // Description overlap can lift a differently worded title, never lower a matching one; a description
+      // with enough of the same words makes a likely duplicate on its own.
+      score += (1 - score) * 0.3 * jaccard(description, new Set([...rowTitle, ...rowDescription]));
+      const common = shared(description, rowDescription);
+      if (common >= MIN_SHARED_WORDS)
+        score = Math.max(score, SAME_DESCRIPTION * jaccard(description, rowDescription, common));
     }
     return { key: row.key, title: row.title, status: row.status, score };
   });

@@ -143,6 +143,10 @@ it('does not count boilerplate descriptions that unrelated tickets share', async
   await seedTicket(client, { title: 'Dark mode colours are wrong in settings', description: boilerplate });
   await seedTicket(client, { title: 'Login page crashes on submit' });
   expect(await scores({ title: 'Login crashes', description: boilerplate })).toEqual({ 'SHIP-7': 0.5 });
+  // Six words too short to search descriptions with are not a query.
+  expect(await scores({ title: 'Login crashes', description: 'a1 b2 c3 d4 e5 f6' })).toEqual({
+    'SHIP-7': 0.5,
+  });
 });
 
 it('never lets a description hide a duplicate that the title alone finds', async () => {

@@ -717,10 +717,9 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
   };
   // The title's words alone pick candidates, so the description (whose rarer words would outrank them in a
   // shared bm25 query) cannot push out a ticket the title finds; with its words added, a second query adds
-  // tickets titled in the description's words. At most twice SIMILAR_CANDIDATES rows are read.
-  // Titles are searched with an OR of words (any shared title word can make a duplicate); descriptions only
-  // with all of the description's most frequent words, which an identical or close description has, so the
-  // long description doclists are intersected rather than merged.
+  // tickets titled in the description's words. Descriptions are searched only with all of the description's
+  // most frequent words, which an identical or close description has (long description doclists are
+  // intersected, not merged). At most three times SIMILAR_CANDIDATES rows are read.
   const candidates = best(`{title} : (${titleMatch})`);
   const seen = new Set(candidates.map((row) => row.key));
   const add = (match: string) => {
@@ -736,7 +735,8 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
   const description = descriptionText.trim() ? stems(descriptionText) : undefined;
   if (description && description.size >= MIN_SHARED_WORDS) {
     const sameDescription = topWords(descriptionText, new Set(), MAX_DESCRIPTION_WORDS);
-    add(`{description} : (${sameDescription.map((text) => quote({ text, prefix: false })).join(' AND ')})`);
+    if (sameDescription.length >= 2)
+      add(`{description} : (${sameDescription.map((text) => quote({ text, prefix: false })).join(' AND ')})`);
   }
 
   const scored = candidates.map((row) => {

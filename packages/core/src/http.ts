@@ -22,13 +22,22 @@ export interface HttpOptions {
   maxBodyBytes?: number;
   /** Sessions idle longer than this are closed (default 30 minutes). */
   idleTimeoutMs?: number;
+  /**
+   * Open sessions at most (default 100): a new one closes the session idle longest that has no GET stream,
+   * or gets 503 when every session is listening. Clients that go away without DELETE leave sessions behind.
+   */
+  maxSessions?: number;
 }
 
 export interface HttpHandle {
   url: string;
   port: number;
   sessions(): number;
-  close(): Promise<void>;
+  /**
+   * Stop accepting connections, let the requests already arriving finish (`drainMs`, default 10 s), then
+   * close the sessions and every connection.
+   */
+  close(options?: { drainMs?: number }): Promise<void>;
 }
 
 const MCP_PATH = '/mcp';
@@ -51,8 +60,14 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
       `Refusing to listen on ${options.host} without a token: set SHIPYARD_HTTP_TOKEN, or bind to 127.0.0.1`,
     );
   }
+  if (options.token && options.token.trim() !== options.token) {
+    throw new Error(
+      'SHIPYARD_HTTP_TOKEN starts or ends with a blank (or is blank), which no Authorization header can carry: set it without',
+    );
+  }
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const idleTimeout = options.idleTimeoutMs ?? 30 * 60_000;
+  const maxSessions = options.maxSessions ?? 100;
   const sessions = new Map<string, SessionEntry>();
   const log = runtime.log;
   let port = options.port;
@@ -60,13 +75,11 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
   const hostNames = new Set(
     [...LOOPBACK_NAMES, options.host, ...(options.allowedHosts ?? [])].map((h) => h.toLowerCase()),
   );
+  // By name only, as the Origin check: DNS rebinding arrives under the attacker's name, and a port in the
+  // header is whatever a proxy or a port mapping in front of the server made it.
   const hostAllowed = (hostHeader: string | undefined): boolean => {
-    if (!hostHeader) return false;
-    const url = safeUrl(`http://${hostHeader}`);
-    if (!url) return false;
-    const name = url.hostname.toLowerCase();
-    const hostPort = url.port === '' ? 80 : Number(url.port);
-    return hostNames.has(name) && hostPort === port;
+    const url = hostHeader ? safeUrl(`http://${hostHeader}`) : undefined;
+    return !!url && hostNames.has(url.hostname.toLowerCase());
   };
   const originAllowed = (origin: string | undefined): boolean => {
     if (origin === undefined) return true;
@@ -139,6 +152,14 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     if (req.method !== 'POST' || !isInitializeBody(body)) {
       return rpcError(res, 400, -32000, 'Bad request: send initialize first, then the Mcp-Session-Id header');
     }
+    if (sessions.size >= maxSessions && !closeIdlest()) {
+      return rpcError(
+        res,
+        503,
+        -32000,
+        `Too many sessions (${maxSessions}); end one with DELETE, or retry later`,
+      );
+    }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -159,7 +180,28 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     if (!transport.sessionId) await transport.close();
   };
 
+  /** Close the session idle longest among those with no GET stream, to make room; false when there is none. */
+  const closeIdlest = (): boolean => {
+    let idlest: [string, SessionEntry] | undefined;
+    for (const pair of sessions)
+      if (pair[1].streams === 0 && (!idlest || pair[1].lastSeen < idlest[1].lastSeen)) idlest = pair;
+    if (!idlest) return false;
+    sessions.delete(idlest[0]);
+    idlest[1].transport.close().catch(() => {});
+    log.info('closed the http session idle longest, to make room for a new one', { maxSessions });
+    return true;
+  };
+
+  // Requests in flight, GET streams aside (they last as long as the session): close() lets them finish.
+  let inflight = 0;
+  let drained = () => {};
   const server: NodeHttpServer = createServer((req, res) => {
+    if (req.method !== 'GET') {
+      inflight++;
+      res.once('close', () => {
+        if (--inflight === 0) drained();
+      });
+    }
     handle(req, res).catch((error: unknown) => {
       log.error('http request failed', { error });
       if (!res.headersSent) rpcError(res, 500, -32603, 'Internal error');
@@ -196,14 +238,24 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     url: `http://${displayHost}:${port}${MCP_PATH}`,
     port,
     sessions: () => sessions.size,
-    async close() {
+    async close({ drainMs = 10_000 } = {}) {
       clearInterval(sweep);
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      // New connections are refused and idle ones closed; one still sending a request or waiting for its
+      // answer stays until it is done, or until drainMs.
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      if (inflight > 0) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, drainMs);
+          drained = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      }
       await Promise.allSettled([...sessions.values()].map((entry) => entry.transport.close()));
       sessions.clear();
+      server.closeAllConnections();
+      await stopped;
     },
   };
 }

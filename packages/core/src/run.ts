@@ -127,8 +127,9 @@ export async function runServer(
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
-      await runtime.close();
+      // HTTP first: requests already arriving are answered before the runtime stops taking calls.
       await http?.close();
+      await runtime.close();
     })();
     return stopping;
   };

@@ -39,6 +39,9 @@ import { describeIssues } from './validation.js';
 /** JSON-RPC error code for a resource that does not exist (MCP spec). */
 export const RESOURCE_NOT_FOUND = -32002;
 const MAX_COMPLETIONS = 100;
+/** A completion value longer than this completes to nothing (no key or name is that long; SQLite's LIKE
+ * refuses patterns over 50,000 bytes). */
+const MAX_COMPLETION_VALUE = 1_000;
 const MAX_PROMPT_ARG_CHARS = 10_000;
 
 /** An error's message followed by its hint, for answers that carry one text. */
@@ -616,7 +619,8 @@ export class Runtime {
       if (!resource) throw new RpcError(RESOURCE_NOT_FOUND, `Unknown resource template: ${ref.uri}`);
       complete = resource.def.variables?.[argument.name]?.complete;
     }
-    if (!complete) return { completion: { values: [], total: 0, hasMore: false } };
+    if (!complete || argument.value.length > MAX_COMPLETION_VALUE)
+      return { completion: { values: [], total: 0, hasMore: false } };
     let values: string[] = [];
     let total = 0;
     try {

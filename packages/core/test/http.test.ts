@@ -71,6 +71,30 @@ interface RawResponse {
   body: string;
 }
 
+/** Open a session's GET stream and resolve once the server has answered its headers. */
+function listen(port: number, sessionId: string): Promise<import('node:http').ClientRequest> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method: 'GET',
+      path: '/mcp',
+      agent: false,
+      headers: {
+        accept: 'text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+      },
+    });
+    req.on('response', (res) => {
+      res.on('error', () => {});
+      resolve(req);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 /** A request through node:http, which (unlike fetch) lets a test set Host and Origin freely. */
 function raw(
   port: number,
@@ -205,6 +229,92 @@ describe('Streamable HTTP', () => {
     expect(handle.sessions()).toBe(1);
   });
 
+  it('closes the session idle longest to make room past maxSessions, and answers 503 when all listen', async () => {
+    const { handle } = await serve({ maxSessions: 2 });
+    const open = async () => {
+      const response = await raw(handle.port, {
+        headers: MCP_HEADERS,
+        body: JSON.stringify(initializeBody()),
+      });
+      return { status: response.status, id: response.headers['mcp-session-id'] as string };
+    };
+    const ask = (id: string) =>
+      raw(handle.port, {
+        headers: { ...MCP_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+      });
+    const [first, second] = [await open(), await open()];
+    await ask(second.id);
+    const third = await open();
+    expect(handle.sessions()).toBe(2);
+    expect((await ask(first.id)).status).toBe(404);
+    expect((await ask(second.id)).status).toBe(200);
+    // With a GET stream open on each session, none is idle: a new one is refused, none is closed.
+    const streams = await Promise.all([second.id, third.id].map((id) => listen(handle.port, id)));
+    try {
+      const refused = await raw(handle.port, {
+        headers: MCP_HEADERS,
+        body: JSON.stringify(initializeBody()),
+      });
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatch(/Too many sessions \(2\)/);
+      expect(handle.sessions()).toBe(2);
+    } finally {
+      for (const stream of streams) stream.destroy();
+    }
+  });
+
+  it('answers a request still arriving when it closes, then closes', async () => {
+    const { handle } = await serve();
+    const { status, headers } = await raw(handle.port, {
+      headers: MCP_HEADERS,
+      body: JSON.stringify(initializeBody()),
+    });
+    expect(status).toBe(200);
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'echo_text', arguments: { text: 'made it' } },
+    });
+    let closing: Promise<void> | undefined;
+    const answered = new Promise<string>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: handle.port,
+          method: 'POST',
+          path: '/mcp',
+          agent: false,
+          headers: {
+            ...MCP_HEADERS,
+            'content-length': Buffer.byteLength(body),
+            'mcp-session-id': headers['mcp-session-id'] as string,
+            'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => {
+            text += chunk.toString();
+          });
+          res.on('end', () => resolve(text));
+        },
+      );
+      req.on('error', reject);
+      // Half the body, then the close, then the rest.
+      req.write(body.slice(0, 20));
+      setTimeout(() => {
+        closing = handle.close({ drainMs: 5_000 });
+        setTimeout(() => req.end(body.slice(20)), 100);
+      }, 50);
+    });
+    expect(await answered).toContain('made it');
+    await closing;
+    handles.splice(handles.indexOf(handle), 1);
+    await expect(fetch(`http://127.0.0.1:${handle.port}/healthz`)).rejects.toThrow();
+  });
+
   it('refuses a foreign Host header with 403 (DNS rebinding)', async () => {
     const { handle } = await serve();
     const evil = await raw(handle.port, {
@@ -213,12 +323,6 @@ describe('Streamable HTTP', () => {
     });
     expect(evil.status).toBe(403);
     expect(evil.body).toMatch(/Host/);
-    const wrongPort = await raw(handle.port, {
-      path: '/healthz',
-      method: 'GET',
-      headers: { host: `127.0.0.1:${handle.port + 1}` },
-    });
-    expect(wrongPort.status).toBe(403);
     const local = await raw(handle.port, {
       path: '/healthz',
       method: 'GET',
@@ -228,14 +332,18 @@ describe('Streamable HTTP', () => {
     expect(handle.sessions()).toBe(0);
   });
 
-  it('accepts an extra Host name from allowedHosts', async () => {
+  it('accepts an extra Host name from allowedHosts, on any port a proxy or port mapping gives it', async () => {
     const { handle } = await serve({ allowedHosts: ['mcp.example'] });
-    const ok = await raw(handle.port, {
+    for (const host of [`mcp.example:${handle.port}`, 'mcp.example', 'MCP.example:443', 'localhost:8080']) {
+      const ok = await raw(handle.port, { path: '/healthz', method: 'GET', headers: { host } });
+      expect(ok.status, host).toBe(200);
+    }
+    const evil = await raw(handle.port, {
       path: '/healthz',
       method: 'GET',
-      headers: { host: `mcp.example:${handle.port}` },
+      headers: { host: 'evil.example' },
     });
-    expect(ok.status).toBe(200);
+    expect(evil.status).toBe(403);
   });
 
   it('refuses a foreign Origin with 403', async () => {
@@ -387,6 +495,13 @@ describe('Streamable HTTP', () => {
     await expect(startHttp(runtime, { host: '0.0.0.0', port: 0, token: '' })).rejects.toThrow(
       /SHIPYARD_HTTP_TOKEN/,
     );
+  });
+
+  it('refuses a token that starts or ends with a blank, before listening', async () => {
+    const runtime = new Runtime(createSample(), { logger: createLogger('test', { level: 'silent' }) });
+    runtimes.push(runtime);
+    for (const token of ['   ', 'secret ', ' secret'])
+      await expect(startHttp(runtime, { host: '0.0.0.0', port: 0, token })).rejects.toThrow(/blank/);
   });
 
   it('stops accepting connections after close', async () => {

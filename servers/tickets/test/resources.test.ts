@@ -148,6 +148,28 @@ describe('tickets://projects/{project}', () => {
     ]);
     expect((await complete('tickets://projects/{project}', 'project', "S%' OR 1=1")).values).toEqual([]);
   });
+
+  it('completes a value longer than any key to nothing, without an error', async () => {
+    const logs: string[] = [];
+    const logged = await connectTickets({ logs });
+    try {
+      await seedProject(logged.client);
+      // SQLite refuses a LIKE pattern over 50,000 bytes.
+      for (const [uri, name] of [
+        ['tickets://projects/{project}', 'project'],
+        ['tickets://{key}', 'key'],
+      ] as const) {
+        const { completion } = await logged.client.complete({
+          ref: { type: 'ref/resource', uri },
+          argument: { name, value: 'S'.repeat(50_001) },
+        });
+        expect(completion).toEqual({ values: [], total: 0, hasMore: false });
+      }
+      expect(logs.join('')).not.toMatch(/ error /);
+    } finally {
+      await logged.client.close();
+    }
+  });
 });
 
 describe('tickets://{key}', () => {

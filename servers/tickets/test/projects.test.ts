@@ -1,4 +1,4 @@
-import { callError, callOk, checkBadInputs } from '@shipyard/testing';
+import { callError, callOk, checkBadInputs, watchResourceUpdates } from '@shipyard/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import listProjects from '../src/tools/list_projects.js';
 import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
@@ -24,6 +24,15 @@ describe('create_project', () => {
       tickets: 0,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
+  });
+
+  it("notifies subscribers of the project list and of the new project's page", async () => {
+    ({ client } = await connectTickets());
+    const updates = watchResourceUpdates(client);
+    await client.subscribeResource({ uri: 'tickets://projects' });
+    await client.subscribeResource({ uri: 'tickets://projects/NEW' });
+    await callOk(client, 'create_project', { key: 'new', name: 'New' });
+    await expect.poll(() => [...updates].sort()).toEqual(['tickets://projects', 'tickets://projects/NEW']);
   });
 
   it('refuses a key in use with a conflict naming the project, and a key that is not one', async () => {

@@ -28,7 +28,8 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const project = createProject(ctx.deps.db, input);
-    ctx.changed('tickets://projects');
+    // A client may have subscribed to the project's page before the project existed.
+    ctx.changed('tickets://projects', `tickets://projects/${project.key}`);
     return project;
   },
 });

@@ -58,6 +58,14 @@ const ToolCallRequestSchema = z.object({
   params: z.looseObject({ name: z.unknown().optional(), arguments: z.unknown().optional() }),
 });
 
+const methodSchemas = new Map<string, z.ZodType<{ method: string }>>();
+/** A schema that only names the method (built once per method, not per session). */
+function methodOnly(method: string): z.ZodType<{ method: string }> {
+  let schema = methodSchemas.get(method);
+  if (!schema) methodSchemas.set(method, (schema = z.looseObject({ method: z.literal(method) })));
+  return schema;
+}
+
 /** One of the SDK's request schemas: a method literal and its params. */
 type RequestSchema = z.ZodObject<{ method: z.ZodLiteral<string>; params?: z.ZodType }>;
 
@@ -77,7 +85,7 @@ function onRequest<S extends RequestSchema>(
     schema: z.ZodType<{ method: string }>,
     handler: (request: unknown, extra: Extra) => unknown,
   ) => void;
-  setProtocolHandler.call(server, z.looseObject({ method: z.literal(method) }), (request, extra) => {
+  setProtocolHandler.call(server, methodOnly(method), (request, extra) => {
     const parsed = schema.safeParse(request, { reportInput: true });
     if (parsed.success) return handler(parsed.data, extra);
     // Paths inside params name the field as a client writes it (`uri`, not `params.uri`).

@@ -1,4 +1,4 @@
-import { callError, callOk, checkBadInputs, watchResourceUpdates } from '@shipyard/testing';
+import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } from '@shipyard/testing';
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { comments, history, links, tickets } from '../src/db/schema.js';
@@ -132,6 +132,9 @@ describe('create_ticket', () => {
   it('makes a title one line: a line break and the blanks around it become a space', async () => {
     await setup(0);
     const out = await seedTicket(client, { title: ' Login fails \r\n\n  on Safari\n' });
+    expect((await seedTicket(client, { title: 'Form\ffeed, tab\vand\u0085NEL' })).title).toBe(
+      'Form feed, tab and NEL',
+    );
     expect(out.title).toBe('Login fails on Safari');
     expect((await seedTicket(client, { title: 'Paragraph\u2029 and line\u2028separators' })).title).toBe(
       'Paragraph and line separators',
@@ -287,6 +290,27 @@ describe('get_ticket', () => {
     ]);
     // The ticket's own description stays whole.
     expect(ticket.description).toBe(long('y', 700));
+  });
+
+  it('counts characters as the input limits do when it cuts: an emoji is one', async () => {
+    await setup(1);
+    const emoji = (n: number) => '😀'.repeat(n);
+    // Two comments of 10,000 emoji make the 20,000-character budget exactly: both stay whole.
+    for (let i = 0; i < 2; i++)
+      await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: emoji(10_000) });
+    await update({ key: 'SHIP-1', description: emoji(400) });
+    await update({ key: 'SHIP-1', description: emoji(600) });
+    const ticket = await get('SHIP-1', ['comments', 'history']);
+    expect(ticket.comments?.map((c) => c.body)).toEqual([emoji(10_000), emoji(10_000)]);
+    expect(ticket.history?.slice(-2).map((h) => [h.old, h.new])).toEqual([
+      ['', emoji(400)],
+      [emoji(400), `${emoji(500)}… (600 characters)`],
+    ]);
+    await update({ key: 'SHIP-1', description: emoji(50_000) });
+    const page = await readText(client, 'tickets://SHIP-1');
+    expect(page).toContain('(The first 10000 of 50000 characters; get_ticket returns it all.)');
+    expect(page).toContain(emoji(10_000));
+    expect(page).not.toContain(emoji(10_001));
   });
 
   it('groups links by relation from each side (by key), with the other ticket key, title and status', async () => {

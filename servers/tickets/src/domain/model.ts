@@ -59,15 +59,26 @@ export const sqlList = (values: readonly (string | number)[]) =>
     sql`, `,
   );
 
-/** The first `max` UTF-16 units of a text, one fewer where the cut would split a surrogate pair. */
+/**
+ * How many characters a text has, counted as the input limits count them (code points: an emoji is one,
+ * though JavaScript's length says two).
+ */
+export const chars = (text: string) =>
+  text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
+
+/** The first `max` characters (code points) of a text. */
 export const head = (text: string, max: number) => {
-  const cut = text.slice(0, max);
-  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+  if (text.length <= max) return text;
+  let end = 0;
+  for (let n = 0; n < max && end < text.length; n++) end += (text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
+  return text.slice(0, end);
 };
 
 /** A text cut to `max` characters, saying how long it was: `abc… (12000 characters)`. */
-export const clip = (text: string, max: number) =>
-  text.length > max ? `${head(text, max)}… (${text.length} characters)` : text;
+export const clip = (text: string, max: number) => {
+  const length = text.length <= max ? text.length : chars(text);
+  return length > max ? `${head(text, max)}… (${length} characters)` : text;
+};
 
 /** A long chain (of a cycle) named by its ends, so a message stays short: the first 6, `gap`, the last 5. */
 export const elide = <T>(chain: readonly T[], gap: T): T[] =>

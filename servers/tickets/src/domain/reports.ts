@@ -5,6 +5,7 @@ import { history, links, projects, tickets } from '../db/schema.js';
 import { lastComments } from './comments.js';
 import { LINK_TYPES, type LinkType, linksOf } from './links.js';
 import {
+  chars,
   clip,
   getProjectRow,
   getTicketRow,
@@ -334,10 +335,10 @@ export function ticketMarkdown(db: Tx, value: string | undefined): string {
     '## Description',
     '',
     ticket.description ? fenced(head(ticket.description, LIMITS.descriptionChars)) : '(empty)',
-    ...(ticket.description.length > LIMITS.descriptionChars
+    ...(chars(ticket.description) > LIMITS.descriptionChars
       ? [
           '',
-          `(The first ${LIMITS.descriptionChars} of ${ticket.description.length} characters; get_ticket returns it all.)`,
+          `(The first ${LIMITS.descriptionChars} of ${chars(ticket.description)} characters; get_ticket returns it all.)`,
         ]
       : []),
     '',

@@ -6,6 +6,7 @@ import { type Comment, insertComment, lastComments } from './comments.js';
 import { countLinks, linksOf, shownLinks, type TicketLinks } from './links.js';
 import {
   type Change,
+  chars,
   clip,
   elide,
   getTicketRow,
@@ -170,7 +171,7 @@ export function getTicketDetails(db: TicketsDb, key: string, include: readonly I
       details.comments = latest.comments
         .reverse()
         .map((comment) => {
-          budget -= comment.body.length;
+          budget -= chars(comment.body);
           return budget >= 0 ? comment : { ...comment, body: clip(comment.body, CLIPPED_CHARS) };
         })
         .reverse();

@@ -58,7 +58,7 @@ export const fields = {
     .transform((key) => key.toUpperCase())
     .describe('Project key, e.g. SHIP'),
   key: z.string().max(24).describe('Ticket key, e.g. SHIP-42'),
-  // One line: a line break (and the blanks around it) or a tab becomes a space, other control characters
+  // One line: a line break of any kind (and the blanks around it) or a tab becomes a space, other control characters
   // (NUL, bell…) go, and something visible must be left (not only zero-width or other format characters).
   title: z
     .string()
@@ -67,7 +67,7 @@ export const fields = {
     .max(200)
     .transform((title) =>
       title
-        .replace(/\s*[\r\n\u2028\u2029]+\s*|\t/g, ' ')
+        .replace(/\s*[\r\n\v\f\u0085\u2028\u2029]+\s*|\t/g, ' ')
         .replace(/\p{Cc}/gu, '')
         .trim(),
     )

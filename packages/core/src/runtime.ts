@@ -441,7 +441,10 @@ export class Runtime {
       if (this.hiddenByReadOnly.has(name)) {
         return errorResult(
           new Forbidden(`${name} changes data and this server runs with --read-only`, {
-            hint: `Use one of the read-only tools: ${this.toolNames.join(', ')}`,
+            hint:
+              this.toolNames.length > 0
+                ? `Use one of the read-only tools: ${this.toolNames.join(', ')}`
+                : 'No tool is offered: --tools names none that only reads; start the server without --read-only to change data',
           }),
         );
       }

@@ -390,6 +390,17 @@ describe('allow-list', () => {
     expect(lines.join('\n')).toMatch(/no tool is offered.*update_note/);
   });
 
+  it('says so in the hint when --read-only refuses a tool and no tool is left', async () => {
+    const { client } = await start({ readOnly: true, tools: ['update_note'] });
+    const error = expectToolError(
+      await client.callTool({ name: 'update_note', arguments: { id: 'a1', text: 'x' } }),
+      'forbidden',
+    );
+    expect(error.hint).toBe(
+      'No tool is offered: --tools names none that only reads; start the server without --read-only to change data',
+    );
+  });
+
   it('throws ConfigError naming the unknown tools and listing the real ones', () => {
     let caught: unknown;
     try {

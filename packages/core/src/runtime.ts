@@ -69,36 +69,6 @@ function methodOnly(method: string): z.ZodType<{ method: string }> {
 /** One of the SDK's request schemas: a method literal and its params. */
 type RequestSchema = z.ZodObject<{ method: z.ZodLiteral<string>; params?: z.ZodType }>;
 
-/**
- * Handle requests for the method of `schema` (registered through Protocol, as tools/call is): the request is
- * checked against the SDK's schema here, so bad params get Invalid params (-32602) naming the field, where
- * the SDK's registration answers them as a -32603 internal error carrying a raw zod dump.
- */
-function onRequest<S extends RequestSchema>(
-  server: Server,
-  schema: S,
-  handler: (request: z.output<S>, extra: Extra) => unknown,
-): void {
-  const method = schema.shape.method.value;
-  const setProtocolHandler = Protocol.prototype.setRequestHandler as (
-    this: Server,
-    schema: z.ZodType<{ method: string }>,
-    handler: (request: unknown, extra: Extra) => unknown,
-  ) => void;
-  setProtocolHandler.call(server, methodOnly(method), (request, extra) => {
-    const parsed = schema.safeParse(request, { reportInput: true });
-    if (parsed.success) return handler(parsed.data, extra);
-    // Paths inside params name the field as a client writes it (`uri`, not `params.uri`).
-    const issues = parsed.error.issues.map((issue) =>
-      issue.path[0] === 'params' && issue.path.length > 1 ? { ...issue, path: issue.path.slice(1) } : issue,
-    );
-    throw new RpcError(
-      ErrorCode.InvalidParams,
-      `Invalid params for ${method}: ${describeIssues(issues, [])}`,
-    );
-  });
-}
-
 export interface RuntimeOptions {
   /** List and allow only tools whose annotations say readOnlyHint. */
   readOnly?: boolean;
@@ -306,7 +276,12 @@ export class Runtime {
   private watchWhileSubscribed(): void {
     const wanted = !this.closed && [...this.sessions].some((session) => session.subscriptions.size > 0);
     if (wanted && !this.stopWatching && this.definition.watch) {
-      this.stopWatching = this.definition.watch((...uris) => this.changed(...uris));
+      // Subscriptions still hear of this process's changes when watching for other processes fails.
+      try {
+        this.stopWatching = this.definition.watch((...uris) => this.changed(...uris));
+      } catch (error) {
+        this.internal('watch', error);
+      }
     } else if (!wanted && this.stopWatching) {
       this.stopWatching();
       this.stopWatching = undefined;
@@ -364,15 +339,61 @@ export class Runtime {
     return { deps: this.definition.deps, log: this.log, user: this.options.user };
   }
 
+  /**
+   * Handle requests for the method of `schema` (registered through Protocol, as tools/call is). The request is
+   * checked against the SDK's schema here, so bad params get Invalid params (-32602) naming the field, where
+   * the SDK's registration answers them as a -32603 internal error carrying a raw zod dump. Every request is
+   * tracked for the drain at close, and an unexpected error is logged and answered with its reference only.
+   */
+  private onRequest<S extends RequestSchema>(
+    server: Server,
+    schema: S,
+    handler: (request: z.output<S>, extra: Extra) => unknown,
+  ): void {
+    const method = schema.shape.method.value;
+    const setProtocolHandler = Protocol.prototype.setRequestHandler as (
+      this: Server,
+      schema: z.ZodType<{ method: string }>,
+      handler: (request: unknown, extra: Extra) => unknown,
+    ) => void;
+    setProtocolHandler.call(server, methodOnly(method), (request, extra) => {
+      const parsed = schema.safeParse(request, { reportInput: true });
+      if (!parsed.success) {
+        // Paths inside params name the field as a client writes it (`uri`, not `params.uri`).
+        const issues = parsed.error.issues.map((issue) =>
+          issue.path[0] === 'params' && issue.path.length > 1
+            ? { ...issue, path: issue.path.slice(1) }
+            : issue,
+        );
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          `Invalid params for ${method}: ${describeIssues(issues, [])}`,
+        );
+      }
+      return this.track(this.answer(method, () => handler(parsed.data, extra)));
+    });
+  }
+
+  /** A handler's answer; an error that is not already a JSON-RPC or Shipyard error is logged and hidden. */
+  private async answer(method: string, run: () => unknown): Promise<unknown> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof RpcError) throw error;
+      if (isShipyardError(error)) throw new RpcError(ErrorCode.InvalidParams, withHint(error));
+      throw new RpcError(ErrorCode.InternalError, this.internal(method, error).message);
+    }
+  }
+
   private registerHandlers(session: Session): void {
     const { server } = session;
-    onRequest(server, ListToolsRequestSchema, () => ({ tools: this.listTools() }));
+    this.onRequest(server, ListToolsRequestSchema, () => ({ tools: this.listTools() }));
     // A loose schema: callTool answers bad arguments itself, as a tool result.
-    onRequest(server, ToolCallRequestSchema, (request, extra) =>
-      this.track(this.callTool(request.params.name, request.params.arguments, extra)),
+    this.onRequest(server, ToolCallRequestSchema, (request, extra) =>
+      this.callTool(request.params.name, request.params.arguments, extra),
     );
-    onRequest(server, ListResourcesRequestSchema, () => this.listResources());
-    onRequest(server, ListResourceTemplatesRequestSchema, () => ({
+    this.onRequest(server, ListResourcesRequestSchema, () => this.listResources());
+    this.onRequest(server, ListResourceTemplatesRequestSchema, () => ({
       resourceTemplates: this.resources
         .filter((r) => r.template)
         .map(({ def }) => ({
@@ -383,8 +404,8 @@ export class Runtime {
           mimeType: def.mimeType,
         })),
     }));
-    onRequest(server, ReadResourceRequestSchema, (request) => this.readResource(request.params.uri));
-    onRequest(server, SubscribeRequestSchema, (request) => {
+    this.onRequest(server, ReadResourceRequestSchema, (request) => this.readResource(request.params.uri));
+    this.onRequest(server, SubscribeRequestSchema, (request) => {
       const { uri } = request.params;
       const canonical = this.canonicalUri(uri);
       const spellings = session.subscriptions.get(canonical) ?? new Set();
@@ -393,12 +414,12 @@ export class Runtime {
       return {};
     });
     // Unsubscribing under any spelling ends the subscription to the resource, whatever spellings it had.
-    onRequest(server, UnsubscribeRequestSchema, (request) => {
+    this.onRequest(server, UnsubscribeRequestSchema, (request) => {
       session.subscriptions.delete(this.canonicalUriOr(request.params.uri));
       this.watchWhileSubscribed();
       return {};
     });
-    onRequest(server, ListPromptsRequestSchema, () => ({
+    this.onRequest(server, ListPromptsRequestSchema, () => ({
       prompts: [...this.prompts.values()].map((prompt) => ({
         name: prompt.name,
         ...(prompt.title ? { title: prompt.title } : {}),
@@ -410,10 +431,10 @@ export class Runtime {
         })),
       })),
     }));
-    onRequest(server, GetPromptRequestSchema, (request) =>
+    this.onRequest(server, GetPromptRequestSchema, (request) =>
       this.getPrompt(request.params.name, request.params.arguments ?? {}),
     );
-    onRequest(server, CompleteRequestSchema, (request) => this.complete(request.params));
+    this.onRequest(server, CompleteRequestSchema, (request) => this.complete(request.params));
   }
 
   private track<T>(promise: Promise<T>): Promise<T> {
@@ -588,7 +609,7 @@ export class Runtime {
       );
     }
     const allowed = Object.keys(prompt.args);
-    const unknown = Object.keys(args).filter((key) => !(key in prompt.args));
+    const unknown = Object.keys(args).filter((key) => !Object.hasOwn(prompt.args, key));
     const missing = allowed.filter((key) => prompt.args[key]?.required && !args[key]?.trim());
     const tooLong = Object.keys(args).filter((key) => (args[key]?.length ?? 0) > MAX_PROMPT_ARG_CHARS);
     const problems = [

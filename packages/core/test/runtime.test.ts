@@ -6,7 +6,14 @@ import {
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, createLogger, RESOURCE_NOT_FOUND, Runtime, z } from '../src/index.js';
+import {
+  ConfigError,
+  createLogger,
+  RESOURCE_NOT_FOUND,
+  type ResourceDefinition,
+  Runtime,
+  z,
+} from '../src/index.js';
 import { createSample, LEAKY_MESSAGE, SAMPLE_TOOL_NAMES } from './fixtures/sample.js';
 import { connect, expectRpcError, expectToolError, expectToolOk, type Harness, waitFor } from './helpers.js';
 
@@ -767,5 +774,67 @@ describe('Runtime.close', () => {
     await runtime.close({ drainMs: 100 });
     expect(Date.now() - started).toBeLessThan(4_000);
     await pending;
+  });
+});
+
+describe('errors and the drain outside tool calls', () => {
+  /** The sample with its `note` resource changed by `patch`. */
+  async function startWithNote(patch: (note: ResourceDefinition) => void) {
+    const definition = createSample();
+    const note = definition.resources?.find((resource) => resource.name === 'note');
+    if (!note) throw new Error('the sample has no note resource');
+    patch(note);
+    harness = await connect(definition);
+    return harness;
+  }
+
+  it('answers an unexpected error of any handler with -32603 and a reference only, and logs it', async () => {
+    const { client, logs } = await startWithNote((note) => {
+      note.list = () => {
+        throw new Error(LEAKY_MESSAGE);
+      };
+    });
+    const error = await expectRpcError(client.listResources(), INTERNAL_ERROR);
+    expect(error.message).toMatch(/Internal error in resources\/list.*\(ref [0-9a-f]{8}\)/);
+    expect(error.message).not.toContain('hunter2');
+    expect(logs.join('')).toContain(LEAKY_MESSAGE);
+    await expectStillServing(client);
+  });
+
+  it('keeps a subscription working when watching for other processes fails', async () => {
+    const definition = createSample();
+    definition.watch = () => {
+      throw new Error('cannot watch');
+    };
+    harness = await connect(definition);
+    const { client, logs } = harness;
+    const updates = collectUpdates(client);
+    await client.subscribeResource({ uri: 'notes://a1' });
+    expect(logs.join('')).toMatch(/internal error in watch/);
+    expectToolOk(await client.callTool({ name: 'update_note', arguments: { id: 'a1', text: 'new' } }));
+    await flush(client);
+    expect(updates).toEqual(['notes://a1']);
+  });
+
+  it('waits at close for a resource read in flight', async () => {
+    const { client, runtime } = await startWithNote((note) => {
+      note.read = async () => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return 'read late';
+      };
+    });
+    const read = client.readResource({ uri: 'notes://a1' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await runtime.close({ drainMs: 2_000 });
+    expect((await read).contents[0]).toMatchObject({ text: 'read late' });
+  });
+
+  it('refuses an inherited name as a prompt argument', async () => {
+    const { client } = await start();
+    const error = await expectRpcError(
+      client.getPrompt({ name: 'review-note', arguments: { id: 'a1', constructor: 'x' } }),
+      INVALID_PARAMS,
+    );
+    expect(error.message).toContain('unknown argument `constructor`');
   });
 });

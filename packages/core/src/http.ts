@@ -49,10 +49,16 @@ export function isLoopback(host: string): boolean {
 
 interface SessionEntry {
   transport: StreamableHTTPServerTransport;
+  /** When its last request ended (or its last stream closed). */
   lastSeen: number;
   /** Open GET streams: a client listening for notifications is not idle. */
   streams: number;
+  /** Requests being answered: a session running a long call is not idle either. */
+  busy: number;
 }
+
+/** A session no request or stream is using. */
+const idle = (entry: SessionEntry) => entry.streams === 0 && entry.busy === 0;
 
 export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise<HttpHandle> {
   if (!isLoopback(options.host) && !options.token) {
@@ -139,20 +145,19 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
       const entry = sessions.get(sessionId);
       if (!entry) return rpcError(res, 404, -32001, 'Session not found; initialize a new session');
       entry.lastSeen = Date.now();
-      if (req.method === 'GET') {
-        entry.streams++;
-        res.once('close', () => {
-          entry.streams--;
-          entry.lastSeen = Date.now();
-        });
-      }
+      const kind = req.method === 'GET' ? 'streams' : 'busy';
+      entry[kind]++;
+      res.once('close', () => {
+        entry[kind]--;
+        entry.lastSeen = Date.now();
+      });
       await entry.transport.handleRequest(req, res, body);
       return;
     }
     if (req.method !== 'POST' || !isInitializeBody(body)) {
       return rpcError(res, 400, -32000, 'Bad request: send initialize first, then the Mcp-Session-Id header');
     }
-    if (sessions.size >= maxSessions && !closeIdlest()) {
+    if (sessions.size >= maxSessions && ![...sessions.values()].some(idle)) {
       return rpcError(
         res,
         503,
@@ -163,7 +168,9 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, lastSeen: Date.now(), streams: 0 });
+        // Room is made only for an initialize the transport accepted.
+        if (sessions.size >= maxSessions) closeIdlest();
+        sessions.set(id, { transport, lastSeen: Date.now(), streams: 0, busy: 0 });
         log.debug('http session opened', { sessions: sessions.size });
       },
       onsessionclosed: (id) => {
@@ -180,16 +187,15 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     if (!transport.sessionId) await transport.close();
   };
 
-  /** Close the session idle longest among those with no GET stream, to make room; false when there is none. */
-  const closeIdlest = (): boolean => {
+  /** Close the session idle longest (no stream, no request), to make room for a new one. */
+  const closeIdlest = (): void => {
     let idlest: [string, SessionEntry] | undefined;
     for (const pair of sessions)
-      if (pair[1].streams === 0 && (!idlest || pair[1].lastSeen < idlest[1].lastSeen)) idlest = pair;
-    if (!idlest) return false;
+      if (idle(pair[1]) && (!idlest || pair[1].lastSeen < idlest[1].lastSeen)) idlest = pair;
+    if (!idlest) return;
     sessions.delete(idlest[0]);
     idlest[1].transport.close().catch(() => {});
     log.info('closed the http session idle longest, to make room for a new one', { maxSessions });
-    return true;
   };
 
   // Requests in flight, GET streams aside (they last as long as the session): close() lets them finish.
@@ -223,7 +229,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     () => {
       const cutoff = Date.now() - idleTimeout;
       for (const [id, entry] of sessions) {
-        if (entry.streams === 0 && entry.lastSeen < cutoff) {
+        if (idle(entry) && entry.lastSeen < cutoff) {
           sessions.delete(id);
           entry.transport.close().catch(() => {});
         }

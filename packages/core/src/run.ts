@@ -7,6 +7,9 @@ import { createLogger, type Logger, stackOf } from './logger.js';
 import { ConfigError, Runtime } from './runtime.js';
 import { checkedStdin } from './stdio.js';
 
+/** How long shutdown waits for the calls and requests in flight. */
+const DRAIN_MS = 10_000;
+
 export type ServerFactory<Deps = any> = (
   config: ServerConfig,
   log: Logger,
@@ -127,9 +130,11 @@ export async function runServer(
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
-      // HTTP first: requests already arriving are answered before the runtime stops taking calls.
-      await http?.close();
-      await runtime.close();
+      // HTTP first: requests already arriving are answered before the runtime stops taking calls. One
+      // deadline for both, so a hung call holds the exit for DRAIN_MS, not twice that.
+      const deadline = Date.now() + DRAIN_MS;
+      await http?.close({ drainMs: DRAIN_MS });
+      await runtime.close({ drainMs: Math.max(0, deadline - Date.now()) });
     })();
     return stopping;
   };

@@ -264,6 +264,32 @@ describe('Streamable HTTP', () => {
     }
   });
 
+  it('makes room only for an accepted initialize, and never by closing a session that runs a call', async () => {
+    const { handle } = await serve({ maxSessions: 1 });
+    const init = (accept = MCP_HEADERS.accept) =>
+      raw(handle.port, { headers: { ...MCP_HEADERS, accept }, body: JSON.stringify(initializeBody()) });
+    const first = (await init()).headers['mcp-session-id'] as string;
+    // A refused initialize (a wrong Accept) closes nothing.
+    expect((await init('text/plain')).status).toBe(406);
+    expect(handle.sessions()).toBe(1);
+    const call = raw(handle.port, {
+      headers: { ...MCP_HEADERS, 'mcp-session-id': first, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'slow_echo', arguments: { text: 'busy', ms: 300 } },
+      }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The only session is running a call: not idle, so a new session is refused.
+    expect((await init()).status).toBe(503);
+    expect((await call).body).toContain('busy');
+    // Now it is idle, and makes room.
+    expect((await init()).status).toBe(200);
+    expect(handle.sessions()).toBe(1);
+  });
+
   it('answers a request still arriving when it closes, then closes', async () => {
     const { handle } = await serve();
     const { status, headers } = await raw(handle.port, {

@@ -49,8 +49,15 @@ function list(value: string | undefined): string[] | undefined {
   return items && items.length > 0 ? items : undefined;
 }
 
-function bool(value: string | undefined): boolean {
-  return value !== undefined && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+const TRUE = ['1', 'true', 'yes', 'on'];
+const FALSE = ['', '0', 'false', 'no', 'off'];
+
+/** An environment variable's yes or no; anything else is refused rather than read as no. */
+function bool(value: string | undefined, name: string): boolean {
+  const text = (value ?? '').trim().toLowerCase();
+  if (TRUE.includes(text)) return true;
+  if (FALSE.includes(text)) return false;
+  throw new UsageError(`${name} must be 1, true, yes or on (or 0, false, no, off), got "${value}"`);
 }
 
 export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServerConfig {
@@ -86,17 +93,35 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   // Composed form (NFC), so the same name typed with combining accents is the same user.
   const user = (values.user ?? env.SHIPYARD_USER)?.trim().normalize('NFC');
   if (values.user !== undefined && !user) throw new UsageError('--user must name someone, got a blank value');
+  // Empty environment variables count as unset; an empty or blank list, or host, given on purpose is refused
+  // rather than read as "no restriction" (every tool, every interface).
+  const host = values.host ?? (env.SHIPYARD_HOST || DEFAULT_HOST);
+  if (!host.trim()) throw new UsageError('--host must name an address, got an empty value');
+  const toolsText = values.tools ?? (env.SHIPYARD_TOOLS || undefined);
+  const tools = list(toolsText);
+  if (toolsText !== undefined && !tools) {
+    const source = from('tools', values.tools, 'SHIPYARD_TOOLS');
+    throw new UsageError(`${source} must name at least one tool, got "${toolsText}"`);
+  }
+  const allowedHosts = list(values['allowed-hosts'] ?? env.SHIPYARD_ALLOWED_HOSTS) ?? [];
+  for (const name of allowedHosts) {
+    const url = URL.canParse(`http://${name}`) ? new URL(`http://${name}`) : undefined;
+    if (!url || url.port !== '' || url.host !== name.toLowerCase()) {
+      const source = from('allowed-hosts', values['allowed-hosts'], 'SHIPYARD_ALLOWED_HOSTS');
+      throw new UsageError(`${source} takes host names without a port (e.g. mcp.example), got "${name}"`);
+    }
+  }
   return {
     transport,
-    host: values.host ?? env.SHIPYARD_HOST ?? DEFAULT_HOST,
+    host,
     port,
     dataDir: values['data-dir'] ?? (env.SHIPYARD_DATA_DIR || undefined),
-    readOnly: values['read-only'] ?? bool(env.SHIPYARD_READ_ONLY),
-    tools: list(values.tools ?? env.SHIPYARD_TOOLS),
+    readOnly: values['read-only'] ?? bool(env.SHIPYARD_READ_ONLY, 'SHIPYARD_READ_ONLY'),
+    tools,
     user: user || undefined,
     logLevel,
     httpToken: env.SHIPYARD_HTTP_TOKEN || undefined,
-    allowedHosts: list(values['allowed-hosts'] ?? env.SHIPYARD_ALLOWED_HOSTS) ?? [],
+    allowedHosts,
     help: values.help ?? false,
     version: values.version ?? false,
   };
@@ -132,12 +157,13 @@ export const SETTINGS: ReadonlyArray<{ flag?: string; env?: string; description:
   {
     flag: '--read-only',
     env: 'SHIPYARD_READ_ONLY',
-    description: 'Expose only read-only tools (env: 1 or true)',
+    description:
+      'Expose only read-only tools (env: 1, true, yes or on; 0, false, no, off or empty for no; no flag turns it off)',
   },
   {
     flag: '--tools a,b',
     env: 'SHIPYARD_TOOLS',
-    description: 'Expose only these tools; an unknown name stops start-up',
+    description: 'Expose only these tools; an unknown name, or an empty list, stops start-up',
   },
   {
     flag: '--user NAME',

@@ -138,21 +138,42 @@ describe('parseConfig', () => {
     for (const value of ['1', 'true', 'TRUE', 'yes', 'on']) {
       expect(parseConfig([], { SHIPYARD_READ_ONLY: value }).readOnly, value).toBe(true);
     }
-    for (const value of ['0', 'false', 'no', '']) {
+    for (const value of ['0', 'false', 'no', 'OFF', '']) {
       expect(parseConfig([], { SHIPYARD_READ_ONLY: value }).readOnly, value).toBe(false);
     }
     expect(parseConfig(['--read-only'], {}).readOnly).toBe(true);
+    // A typo is not read as "no": the server would be writable by mistake.
+    for (const value of ['y', 'ture', '2'])
+      expect(() => parseConfig([], { SHIPYARD_READ_ONLY: value }), value).toThrow(
+        /SHIPYARD_READ_ONLY must be 1, true, yes or on/,
+      );
   });
 
-  it('parses --tools as a trimmed comma list, empty meaning all', () => {
+  it('parses --tools as a trimmed comma list; an empty list given is refused, not read as every tool', () => {
     expect(parseConfig(['--tools', 'search_tickets, get_ticket,,create_ticket '], {}).tools).toEqual([
       'search_tickets',
       'get_ticket',
       'create_ticket',
     ]);
     expect(parseConfig(['--tools', 'one'], {}).tools).toEqual(['one']);
-    expect(parseConfig(['--tools', ' , '], {}).tools).toBeUndefined();
-    expect(parseConfig(['--tools='], {}).tools).toBeUndefined();
+    expect(parseConfig([], { SHIPYARD_TOOLS: '' }).tools).toBeUndefined();
+    expect(() => parseConfig(['--tools', ' , '], {})).toThrow(/--tools must name at least one tool/);
+    expect(() => parseConfig(['--tools='], { SHIPYARD_TOOLS: 'get_note' })).toThrow(/--tools must name/);
+    expect(() => parseConfig([], { SHIPYARD_TOOLS: ' , ' })).toThrow(/SHIPYARD_TOOLS must name/);
+  });
+
+  it('reads an empty SHIPYARD_HOST as unset and refuses an empty --host', () => {
+    expect(parseConfig([], { SHIPYARD_HOST: '' }).host).toBe('127.0.0.1');
+    expect(() => parseConfig(['--host', ' '], {})).toThrow(/--host must name an address/);
+  });
+
+  it('takes allowed hosts as names without a port', () => {
+    expect(parseConfig(['--allowed-hosts', 'mcp.example, [::1]'], {}).allowedHosts).toEqual([
+      'mcp.example',
+      '[::1]',
+    ]);
+    for (const bad of ['mcp.example:8443', 'user@mcp.example', 'a b'])
+      expect(() => parseConfig(['--allowed-hosts', bad], {}), bad).toThrow(/without a port/);
   });
 
   it('takes the HTTP token from the environment only', () => {

@@ -26,9 +26,22 @@ export function createLogger(name: string, options: LoggerOptions = {}): Logger 
     (level: Exclude<LogLevel, 'silent'>) => (message: string, fields?: Record<string, unknown>) => {
       if (ORDER[level] < min) return;
       const extra = fields && Object.keys(fields).length > 0 ? ` ${safeJson(fields)}` : '';
-      write(`${new Date().toISOString()} ${level} [${name}] ${message}${extra}\n`);
+      write(`${new Date().toISOString()} ${level} [${name}] ${oneEvent(message)}${extra}\n`);
     };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+}
+
+/**
+ * A message as one event: every line after the first is indented (a stack, or a line break in user text,
+ * can then never pass for a log line of its own), and other control characters are shown as escapes.
+ */
+function oneEvent(message: string): string {
+  return message
+    .replace(/\r\n|[\r\n\u2028\u2029\u0085]/g, '\n    ')
+    .replace(
+      /[\u0000-\u0008\u000b-\u001f\u007f]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
 }
 
 /** An error's stack (or message) for the log; never for a client. */

@@ -22,6 +22,11 @@ function trim(node: unknown, io: 'input' | 'output'): unknown {
   if (nullable) return trim(nullable, io);
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node as JsonObject)) {
+    // The keys of `properties` are field names, not keywords: a field called `required` stays.
+    if (key === 'properties' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, field]) => [name, trim(field, io)]));
+      continue;
+    }
     if (key === 'minimum' && value === SAFE_MIN) continue;
     if (key === 'maximum' && value === SAFE_MAX) continue;
     // Core strips unknown keys from outputs before sending, so these only cost tokens there.

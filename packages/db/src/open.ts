@@ -39,10 +39,17 @@ export interface ShipyardDatabase<TSchema extends Record<string, unknown> = Reco
 }
 
 function ensureDataDir(dir: string): void {
-  const created = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // mkdir's mode is filtered by the umask; make sure a directory we created is exactly 0700.
-  // An existing directory is left as the user set it up.
-  if (created !== undefined) fs.chmodSync(dir, 0o700);
+  // Parents it has to create (~/.local/share, say) get the usual mode; only the data dir itself is private.
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    // An existing directory (or one another process just made) is left as it was set up.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw error;
+  }
+  // mkdir's mode is filtered by the umask; make sure the directory we created is exactly 0700.
+  fs.chmodSync(dir, 0o700);
 }
 
 /**

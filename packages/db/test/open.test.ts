@@ -19,6 +19,12 @@ describe('openDatabase', () => {
       expect(database.path).toBe(path.join(dataDir, 'tickets.db'));
       expect(fs.existsSync(database.path)).toBe(true);
       expect(modeOf(dataDir)).toBe(0o700);
+      // The parents it created (like ~/.local/share) get the usual mode, not 0700.
+      const reference = path.join(tempDir(), 'reference');
+      fs.mkdirSync(reference);
+      const usual = modeOf(reference);
+      expect(modeOf(path.dirname(dataDir))).toBe(usual);
+      expect(modeOf(path.dirname(path.dirname(dataDir)))).toBe(usual);
     } finally {
       database.close();
     }

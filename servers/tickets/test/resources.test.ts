@@ -218,10 +218,11 @@ describe('tickets://{key}', () => {
     expect(text).toContain(`\`\`\`text\n${'a'.repeat(10_000)}\n\`\`\``);
     expect(text).not.toContain('bbb');
     expect(text).toContain('(The first 10000 of 15000 characters; get_ticket returns it all.)');
-    // A cut inside a surrogate pair keeps the whole character out, not half of it.
+    // Characters are counted as the input limits count them: the emoji is the 10,000th, whole.
     await seedTicket(client, { title: 'Emoji', description: `${'a'.repeat(9_999)}😀${'b'.repeat(10)}` });
     const emoji = await readText(client, 'tickets://SHIP-2');
-    expect(emoji).toContain(`\`\`\`text\n${'a'.repeat(9_999)}\n\`\`\``);
+    expect(emoji).toContain(`\`\`\`text\n${'a'.repeat(9_999)}😀\n\`\`\``);
+    expect(emoji).toContain('(The first 10000 of 10010 characters; get_ticket returns it all.)');
     expect(emoji).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
   });
 

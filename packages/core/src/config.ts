@@ -106,10 +106,9 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   const allowedHosts = list(values['allowed-hosts'] ?? env.SHIPYARD_ALLOWED_HOSTS) ?? [];
   for (const name of allowedHosts) {
     const url = URL.canParse(`http://${name}`) ? new URL(`http://${name}`) : undefined;
-    if (!url || url.port !== '' || url.host !== name.toLowerCase()) {
-      const source = from('allowed-hosts', values['allowed-hosts'], 'SHIPYARD_ALLOWED_HOSTS');
-      throw new UsageError(`${source} takes host names without a port (e.g. mcp.example), got "${name}"`);
-    }
+    if (url?.port === '' && url.host === name.toLowerCase()) continue;
+    const source = from('allowed-hosts', values['allowed-hosts'], 'SHIPYARD_ALLOWED_HOSTS');
+    throw new UsageError(`${source} takes host names without a port (e.g. mcp.example), got "${name}"`);
   }
   return {
     transport,

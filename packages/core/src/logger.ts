@@ -37,11 +37,12 @@ export function createLogger(name: string, options: LoggerOptions = {}): Logger 
  */
 function oneEvent(message: string): string {
   return message
-    .replace(/\r\n|[\r\n\u2028\u2029\u0085]/g, '\n    ')
-    .replace(
-      /[\u0000-\u0008\u000b-\u001f\u007f]/g,
-      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-    );
+    .replace(/\p{Cc}/gu, (c) =>
+      c === '\t' || c === '\n' || c === '\r' || c === '\u0085'
+        ? c
+        : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    )
+    .replace(/\r\n|[\r\n\u2028\u2029\u0085]/g, '\n    ');
 }
 
 /** An error's stack (or message) for the log; never for a client. */

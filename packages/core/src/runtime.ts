@@ -61,8 +61,10 @@ const ToolCallRequestSchema = z.object({
 const methodSchemas = new Map<string, z.ZodType<{ method: string }>>();
 /** A schema that only names the method (built once per method, not per session). */
 function methodOnly(method: string): z.ZodType<{ method: string }> {
-  let schema = methodSchemas.get(method);
-  if (!schema) methodSchemas.set(method, (schema = z.looseObject({ method: z.literal(method) })));
+  const known = methodSchemas.get(method);
+  if (known) return known;
+  const schema = z.looseObject({ method: z.literal(method) });
+  methodSchemas.set(method, schema);
   return schema;
 }
 

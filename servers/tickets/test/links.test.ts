@@ -202,6 +202,26 @@ describe('link_tickets', () => {
       .toEqual(expect.arrayContaining(['tickets://SHIP-2', 'tickets://SHIP-1/history']));
   });
 
+  it('tells the page of a blocked project when a ticket with hundreds of links changes status', async () => {
+    await seedProject(client, 'OPS', 'Operations');
+    await seedTicket(client, { project: 'OPS', title: 'Waits' });
+    await link('SHIP-1', 'blocks', 'OPS-1');
+    const { sqlite } = database;
+    sqlite.transaction(() => {
+      const ticket = sqlite.prepare(
+        "INSERT INTO tickets (project_id, number, key, title, description, type) VALUES (1, ?, ?, 't', '', 'task')",
+      );
+      const relates = sqlite.prepare(
+        "INSERT INTO links (source_id, type, target_id) VALUES (1, 'relates', ?)",
+      );
+      for (let n = 100; n < 600; n++) relates.run(ticket.run(n, `SHIP-${n}`).lastInsertRowid);
+    })();
+    const updates = watchResourceUpdates(client);
+    await client.subscribeResource({ uri: 'tickets://projects/OPS' });
+    await callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'cancelled' });
+    await expect.poll(() => updates).toEqual(['tickets://projects/OPS']);
+  });
+
   it('copes with bad input', async () => {
     const summary = await checkBadInputs(client, 'link_tickets', linkTickets.input, {
       key: 'SHIP-1',

@@ -117,6 +117,49 @@ describe('tickets://projects/{project}', () => {
     ]);
   });
 
+  it("counts a ticket overdue from this machine's date, not UTC's", async () => {
+    const zone = process.env.TZ;
+    // Between them, these two zones are a day away from UTC at any hour.
+    try {
+      for (const tz of ['Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+        process.env.TZ = tz;
+        const day = (offset: number) => {
+          const d = new Date();
+          d.setDate(d.getDate() + offset);
+          return [d.getFullYear(), d.getMonth() + 1, d.getDate()]
+            .map((part, i) => String(part).padStart(i === 0 ? 4 : 2, '0'))
+            .join('-');
+        };
+        const project = tz.endsWith('Kiritimati') ? 'KIR' : 'PAGO';
+        await seedProject(client, project, tz);
+        await seedTicket(client, { project, title: 'Due yesterday', due_date: day(-1) });
+        await seedTicket(client, { project, title: 'Due today', due_date: day(0) });
+        const page = await readText(client, `tickets://projects/${project}`);
+        expect(page.slice(page.indexOf('## Overdue'), page.indexOf('## Recently')), tz).toMatch(
+          /^## Overdue open tickets\n\n- [A-Z]+-1 "Due yesterday"[^\n]*\n\n$/,
+        );
+        expect(page, tz).toContain(`${project}-1 "Due yesterday"`);
+      }
+    } finally {
+      process.env.TZ = zone;
+    }
+  });
+
+  it('names 10 blockers of a ticket and counts the rest, without crowding out other blocked tickets', async () => {
+    await seedTicket(client, { title: 'Release', priority: 'urgent' });
+    for (let i = 2; i <= 13; i++) {
+      await seedTicket(client, { title: `Blocker ${i}` });
+      await callOk(client, 'link_tickets', { key: `SHIP-${i}`, type: 'blocks', target: 'SHIP-1' });
+    }
+    await seedTicket(client, { title: 'Also blocked', priority: 'low' });
+    await callOk(client, 'link_tickets', { key: 'SHIP-2', type: 'blocks', target: 'SHIP-14' });
+    const text = await readText(client, 'tickets://projects/SHIP');
+    const keys = Array.from({ length: 10 }, (_, i) => `SHIP-${i + 2}`).join(', ');
+    expect(text).toContain('## Blocked open tickets\n');
+    expect(text).toContain(`- SHIP-1 "Release" (backlog) blocked by ${keys} and 2 more\n`);
+    expect(text).toContain('- SHIP-14 "Also blocked" (backlog) blocked by SHIP-2\n');
+  });
+
   it('caps each list at 5 and says how many there are', async () => {
     for (let i = 1; i <= 7; i++) await seedTicket(client, { title: `Urgent ${i}`, priority: 'urgent' });
     const text = await readText(client, 'tickets://projects/SHIP');

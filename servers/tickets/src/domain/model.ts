@@ -222,15 +222,18 @@ export function ticketUris(key: string, { history = true } = {}): string[] {
  * notifications after a change of title or status; bounded, as a ticket can have many links.
  */
 export function shownOn(db: Tx, key: string, { blocking = false } = {}): string[] {
-  const blocked = sql`UNION SELECT 'tickets://projects/' || p.key FROM me
+  // Each part has its own bound, so a ticket with hundreds of links still names its parent and the projects
+  // it blocks (one bound over the union would cut those first: they sort last).
+  const blocked = sql`UNION SELECT * FROM (SELECT DISTINCT 'tickets://projects/' || p.key FROM me
     JOIN links l ON l.source_id = me.id AND l.type = 'blocks'
-    JOIN tickets t ON t.id = l.target_id JOIN projects p ON p.id = t.project_id`;
+    JOIN tickets t ON t.id = l.target_id JOIN projects p ON p.id = t.project_id LIMIT 100)`;
   const rows = db.all<{ uri: string }>(sql`
     WITH me(id, parent_id) AS (SELECT id, parent_id FROM tickets WHERE key = ${key})
     SELECT 'tickets://' || t.key AS uri FROM me JOIN tickets t ON t.id = me.parent_id
-    UNION SELECT 'tickets://' || t.key FROM me JOIN links l ON l.source_id = me.id JOIN tickets t ON t.id = l.target_id
-    UNION SELECT 'tickets://' || t.key FROM me JOIN links l ON l.target_id = me.id JOIN tickets t ON t.id = l.source_id
-    ${blocking ? blocked : sql``}
-    LIMIT 500`);
+    UNION SELECT * FROM (SELECT 'tickets://' || t.key FROM me JOIN links l ON l.source_id = me.id
+      JOIN tickets t ON t.id = l.target_id LIMIT 250)
+    UNION SELECT * FROM (SELECT 'tickets://' || t.key FROM me JOIN links l ON l.target_id = me.id
+      JOIN tickets t ON t.id = l.source_id LIMIT 250)
+    ${blocking ? blocked : sql``}`);
   return rows.map((row) => row.uri);
 }

@@ -221,7 +221,9 @@ export function projectMarkdown(db: Tx, value: string | undefined): string {
     )
     .orderBy(asc(blocker.projectId), asc(blocker.number))
     .all()) {
-    blockers.set(row.id, [...(blockers.get(row.id) ?? []), row.key]);
+    const keys = blockers.get(row.id);
+    if (keys) keys.push(row.key);
+    else blockers.set(row.id, [row.key]);
   }
   const blockedBy = (id: number) => {
     const keys = blockers.get(id) ?? [];

@@ -99,6 +99,9 @@ describe('text search', () => {
     await seedTicket(client, { title: 'Übersetzung fehlt für 東京' });
     expect(await keys({ query: 'cafe' })).toEqual(['SHIP-1']);
     expect(await keys({ query: 'übersetzung' })).toEqual(['SHIP-2']);
+    // The same words with their accents typed apart (decomposed, as some keyboards send them).
+    expect(await keys({ query: 'U\u0308bersetzung' })).toEqual(['SHIP-2']);
+    expect(await keys({ query: 'U\u0308bers*' })).toEqual(['SHIP-2']);
   });
 
   it('searches FTS and SQL syntax as plain words and never fails on it', async () => {
@@ -309,6 +312,13 @@ describe('filters', () => {
     // RFC 3339's other spellings: lower-case t and z, a space for the T; and an offset without its colon.
     for (const since of ['2024-02-15t12:00:01z', '2024-02-15 12:00:01', '2024-02-15T14:00:01+0200'])
       expect(await keys({ updated_since: since })).toEqual(['SHIP-1']);
+    // Years before 100 are years too (JavaScript's Date.UTC would read 0050 as 1950).
+    expect((await keys({ created_since: '0050-01-01' })).sort()).toEqual([
+      'SHIP-1',
+      'SHIP-2',
+      'SHIP-3',
+      'WEB-1',
+    ]);
     expect((await keys({ created_since: '2024-01-01' })).sort()).toEqual(['SHIP-1', 'SHIP-2']);
     expect((await keys({ created_since: '2023-12-31T23:00' })).sort()).toEqual([
       'SHIP-1',

@@ -155,7 +155,8 @@ const WORD = /([\p{L}\p{N}]+)(\*?)/gu;
 
 /** Split user text into word tokens; a `*` right after a word (2+ characters) marks a prefix. */
 export function tokenize(text: string): QueryToken[] {
-  return Array.from(text.matchAll(WORD), (match) => {
+  // Composed form first: a mark typed apart (i + U+0308, as some keyboards send ï) would split the word.
+  return Array.from(text.normalize('NFC').matchAll(WORD), (match) => {
     const word = match[1] ?? '';
     return { text: word, prefix: match[2] === '*' && [...word].length >= 2 };
   });
@@ -253,7 +254,9 @@ export function parseInstant(text: string): string | undefined {
   const year = Number(y);
   const month = Number(mo);
   const day = Number(d);
-  const date = new Date(Date.UTC(year, month - 1, day));
+  // setUTCFullYear, not Date.UTC, which reads years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
     return undefined;
   }
@@ -343,8 +346,10 @@ const ORDER: Record<Exclude<Sort, 'relevance'>, SQL> = {
 /**
  * Keyset paging: the sort key of a row, which the next page's cursor carries, and the condition for the rows
  * after it in the sort order (`hide` puts a unary + on the columns, so SQLite keeps the plan it has).
- * Pages that start after a key, not at an offset, neither skip nor repeat a ticket when tickets before
- * the key change in between (a triage that moves tickets out of a listing page by page, say). Relevance
+ * Pages that start after a key, not at an offset, neither skip nor repeat the other tickets when some change
+ * in between (a triage that moves tickets out of a listing page by page, say); a ticket whose own sort key
+ * changes is met where it now sorts (again, if it moved past the cursor; not at all, if it moved before it
+ * unseen). `created` never changes, so paging by it sees every ticket once. Relevance
  * has no such key: a bm25 score depends on every ticket's text, so any write moves all the scores, and a
  * score from the last page would not mark the same place. It pages by position.
  */

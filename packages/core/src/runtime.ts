@@ -439,6 +439,21 @@ export class Runtime {
     this.onRequest(server, CompleteRequestSchema, (request) => this.complete(request.params));
   }
 
+  /**
+   * For arguments a tool does not take, the offered tools that do (`status` given to an update tool names
+   * the tool that changes status), or undefined when no unknown argument has one.
+   */
+  private elsewhere(issues: readonly z.core.$ZodIssue[]): string | undefined {
+    const unknown = issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []));
+    const notes = unknown.flatMap((key) => {
+      const takers = [...this.tools.values()].filter((tool) => Object.hasOwn(tool.def.input, key));
+      return takers.length > 0
+        ? [`\`${key}\` is an argument of ${takers.map((t) => t.def.name).join(', ')}`]
+        : [];
+    });
+    return notes.length > 0 ? `${notes.join('; ')}: call that tool for it` : undefined;
+  }
+
   private track<T>(promise: Promise<T>): Promise<T> {
     this.inflight.add(promise);
     const done = () => this.inflight.delete(promise);
@@ -482,7 +497,10 @@ export class Runtime {
         new ShipyardError(
           'invalid_input',
           `Invalid arguments for ${name}: ${describeIssues(parsed.error.issues, Object.keys(tool.def.input))}`,
-          { hint: 'Fix the arguments named above and call the tool again' },
+          {
+            hint:
+              this.elsewhere(parsed.error.issues) ?? 'Fix the arguments named above and call the tool again',
+          },
         ),
       );
     }

@@ -36,8 +36,12 @@ function describeIssue(issue: z.core.$ZodIssue, allowedKeys: readonly string[]):
       return `${field} ${bound(issue.origin, 'at least', issue.minimum, issue.inclusive)}`;
     case 'too_big':
       return `${field} ${bound(issue.origin, 'at most', issue.maximum, issue.inclusive)}`;
-    case 'invalid_value':
-      return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_value': {
+      // The value named back, cut like describeValue's (a megabyte of it would flood the answer).
+      const shown = 'input' in issue ? JSON.stringify(issue.input) : undefined;
+      const got = shown === undefined ? '' : `, got ${shown.length > 40 ? `${shown.slice(0, 40)}…` : shown}`;
+      return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${got}`;
+    }
     case 'invalid_format':
       // A pattern is what the value must look like, not a format to name ("a valid regex" misleads).
       return issue.format === 'regex' && 'pattern' in issue

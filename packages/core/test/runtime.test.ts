@@ -136,7 +136,21 @@ describe('tools/call', () => {
     );
     expect(error.message).toContain('`colour`');
     expect(error.message).toContain('allowed: text, count, mode');
-    expect(error.hint).toEqual(expect.any(String));
+    expect(error.hint).toBe('Fix the arguments named above and call the tool again');
+    // An argument another tool takes: the hint names that tool.
+    const elsewhere = expectToolError(
+      await call(client, 'echo_text', { text: 'hi', id: 'a1' }),
+      'invalid_input',
+    );
+    expect(elsewhere.hint).toMatch(
+      /^`id` is an argument of [a-z_, ]*update_note[a-z_, ]*: call that tool for it$/,
+    );
+    // A value outside an enum is named back.
+    const mode = expectToolError(
+      await call(client, 'echo_text', { text: 'hi', mode: 'Loud' }),
+      'invalid_input',
+    );
+    expect(mode.message).toMatch(/`mode` must be one of .*, got "Loud"/);
     await expectStillServing(client);
   });
 

@@ -38,6 +38,12 @@ it('offers exactly its tools, resources and prompts, and lints clean', async () 
   });
 });
 
+it('tells the model in its instructions how status changes, which no other tool does', () => {
+  expect(client.getInstructions()).toContain(
+    'Status changes only through transition_ticket, one step at a time',
+  );
+});
+
 it('keeps tools/list under 3,500 tokens (chars/4), measured on the real answer', async () => {
   const listed = JSON.stringify(await client.listTools());
   expect(Math.ceil(listed.length / 4)).toBeLessThan(3_500);

@@ -263,10 +263,17 @@ describe('unlink_tickets', () => {
   it('answers not_found for a link that does not exist, or not in that direction', async () => {
     const missing = await unlinkError('SHIP-1', 'blocks', 'SHIP-2', 'not_found');
     expect(missing.message).toContain('SHIP-1 has no blocks link to SHIP-2');
-    expect(missing.hint).toMatch(/get_ticket/);
+    expect(missing.hint).toBe(
+      "SHIP-1 and SHIP-2 are not linked; get_ticket with include links shows a ticket's links",
+    );
     await link('SHIP-1', 'blocks', 'SHIP-2');
-    await unlinkError('SHIP-1', 'blocked_by', 'SHIP-2', 'not_found');
-    await unlinkError('SHIP-1', 'relates', 'SHIP-2', 'not_found');
+    // The hint names the link the two tickets do have, as read from key.
+    expect((await unlinkError('SHIP-1', 'blocked_by', 'SHIP-2', 'not_found')).hint).toBe(
+      'SHIP-1 blocks SHIP-2: call unlink_tickets with type blocks',
+    );
+    expect((await unlinkError('SHIP-2', 'relates', 'SHIP-1', 'not_found')).hint).toBe(
+      'SHIP-2 blocked_by SHIP-1: call unlink_tickets with type blocked_by',
+    );
     await unlinkError('SHIP-1', 'blocks', 'SHIP-77', 'not_found');
     await unlinkError('SHIP-1', 'blocks', 'SHIP-1', 'invalid_input');
     expect(rows()).toHaveLength(1);

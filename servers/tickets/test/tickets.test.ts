@@ -484,6 +484,21 @@ describe('update_ticket', () => {
     await updateError({ key: 'SHIP-1', add_labels: ['x'] }, 'invalid_input');
   });
 
+  it('points a status given to update_ticket at transition_ticket, and names a bad enum value back', async () => {
+    await setup(1);
+    const status = await updateError({ key: 'SHIP-1', status: 'todo' }, 'invalid_input');
+    expect(status.hint).toMatch(/`status` is an argument of [a-z_, ]*transition_ticket/);
+    const priority = await updateError({ key: 'SHIP-1', priority: 'High' }, 'invalid_input');
+    expect(priority.message).toContain('got "High"');
+  });
+
+  it('reads a mention as the name it mentions: @ana is ana', async () => {
+    await setup(0);
+    const { key } = await seedTicket(client, { title: 'Mentioned', assignee: '@ana' });
+    expect((await get(key, [])).assignee).toBe('ana');
+    expect((await callOk<{ total: number }>(client, 'search_tickets', { assignee: '@me' })).total).toBe(1);
+  });
+
   it('refuses a stale expected_version with a conflict naming the current version, changing nothing', async () => {
     await setup(1);
     await update({ key: 'SHIP-1', priority: 'high', expected_version: 1 });
@@ -495,6 +510,11 @@ describe('update_ticket', () => {
     expect(await get('SHIP-1', [])).toMatchObject({ title: 'Ticket 1', version: 2 });
     // A stale version is refused even when the update would change nothing.
     await updateError({ key: 'SHIP-1', expected_version: 1 }, 'conflict');
+    // A guess past the current version is not called stale.
+    const ahead = await updateError({ key: 'SHIP-1', title: 'Guess', expected_version: 5 }, 'conflict');
+    expect(ahead.message).toBe(
+      'SHIP-1 is at version 2, not 5: version 5 does not exist yet. Nothing was changed',
+    );
     expect(await update({ key: 'SHIP-1', title: 'Fresh edit', expected_version: 2 })).toMatchObject({
       version: 3,
     });

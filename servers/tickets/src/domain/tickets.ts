@@ -209,8 +209,10 @@ export function getTicketDetails(db: TicketsDb, key: string, include: readonly I
 /** Throw Conflict when the caller's expected_version is not the ticket's current version. */
 function checkVersion(row: TicketRow, expected: number | undefined): void {
   if (expected === undefined || expected === row.version) return;
+  const why =
+    expected > row.version ? `version ${expected} does not exist yet` : 'it changed since you read it';
   throw new Conflict(
-    `${row.key} is at version ${row.version}, not ${expected}: it changed since you read it. Nothing was changed`,
+    `${row.key} is at version ${row.version}, not ${expected}: ${why}. Nothing was changed`,
     {
       hint: `Call get_ticket for ${row.key} to see the current values, then retry with expected_version ${row.version}`,
       details: { current_version: row.version },

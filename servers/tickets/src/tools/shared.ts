@@ -101,12 +101,14 @@ export const fields = {
 
 /**
  * A person argument: "me" is the configured user (--user / SHIPYARD_USER), "none" is nobody; any other name
- * in Unicode's composed form (NFC), so José typed either way is one person.
+ * in Unicode's composed form (NFC), so José typed either way is one person, and without a leading @.
  */
 export function resolvePerson(value: string, user: string | undefined): string | null {
-  const word = value.toLowerCase();
+  // A mention (`@ana`) names ana: the @ is how chat writes a name, not part of it.
+  const name = value.startsWith('@') && value.length > 1 ? value.slice(1) : value;
+  const word = name.toLowerCase();
   if (word === 'none') return null;
-  if (word !== 'me') return value.normalize('NFC');
+  if (word !== 'me') return name.normalize('NFC');
   if (!user) {
     throw new InvalidInput('"me" needs a configured user, and this server has none', {
       hint: 'Name the person instead, or start the server with --user / SHIPYARD_USER',

@@ -36,11 +36,14 @@ const isoDate = z
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
   }, 'must be a real date');
 
+/** A character that shows: not a blank, a control or a format (zero-width) character. */
+const VISIBLE = /[^\s\p{Cc}\p{Cf}]/u;
+
 /**
  * One line with something visible in it: no control characters or line and paragraph separators (U+2028,
  * U+2029), not only blanks or zero-width characters.
  */
-const oneVisibleLine = (text: string) => !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(text) && /[^\s\p{Cf}]/u.test(text);
+const oneVisibleLine = (text: string) => !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(text) && VISIBLE.test(text);
 const ONE_VISIBLE_LINE = 'must be one line with a visible character';
 
 /** A project key as typed: PROJECT_KEY in any case. */
@@ -58,8 +61,8 @@ export const fields = {
     .transform((key) => key.toUpperCase())
     .describe('Project key, e.g. SHIP'),
   key: z.string().max(24).describe('Ticket key, e.g. SHIP-42'),
-  // One line: a line break of any kind (and the blanks around it) or a tab becomes a space, other control characters
-  // (NUL, bell…) go, and something visible must be left (not only zero-width or other format characters).
+  // One line: a line break of any kind (and the blanks around it) or a tab becomes a space, other control
+  // characters (NUL, bell…) go, and something visible must be left (not only zero-width characters).
   title: z
     .string()
     .trim()
@@ -71,7 +74,7 @@ export const fields = {
         .replace(/\p{Cc}/gu, '')
         .trim(),
     )
-    .refine((title) => /[^\s\p{Cc}\p{Cf}]/u.test(title), 'must have a visible character')
+    .refine((title) => VISIBLE.test(title), 'must have a visible character')
     .describe('One-line summary'),
   description: z.string().max(50_000).describe('Details, markdown'),
   type: z.enum(TYPES).describe('bug, feature, task or chore'),

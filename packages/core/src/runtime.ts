@@ -34,7 +34,7 @@ import type {
 import { databaseBusy, Forbidden, isShipyardError, NotFound, ShipyardError } from './errors.js';
 import { createLogger, type Logger, stackOf } from './logger.js';
 import { toolListing } from './schema.js';
-import { describeIssues } from './validation.js';
+import { describeIssues, easeEnumValues, suggestArguments } from './validation.js';
 
 /** JSON-RPC error code for a resource that does not exist (MCP spec). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -440,15 +440,22 @@ export class Runtime {
   }
 
   /**
-   * For arguments a tool does not take, the offered tools that do (`status` given to an update tool names
-   * the tool that changes status), or undefined when no unknown argument has one.
+   * For arguments a tool does not take and that look like none it does take, the offered tools that take
+   * them (`status` given to an update tool names the tool that changes status), or undefined when no unknown
+   * argument has one. Tools that change data like the called one (or read like it) come first; the others
+   * are named only when none does.
    */
-  private elsewhere(issues: readonly z.core.$ZodIssue[]): string | undefined {
+  private elsewhere(called: AnyTool, issues: readonly z.core.$ZodIssue[]): string | undefined {
+    const meant = suggestArguments(issues, Object.keys(called.input));
     const unknown = issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []));
+    const reads = (def: AnyTool) => def.annotations?.readOnlyHint === true;
     const notes = unknown.flatMap((key) => {
+      if (meant.has(key)) return [];
       const takers = [...this.tools.values()].filter((tool) => Object.hasOwn(tool.def.input, key));
-      return takers.length > 0
-        ? [`\`${key}\` is an argument of ${takers.map((t) => t.def.name).join(', ')}`]
+      const alike = takers.filter((tool) => reads(tool.def) === reads(called));
+      const named = alike.length > 0 ? alike : takers;
+      return named.length > 0
+        ? [`\`${key}\` is an argument of ${named.map((t) => t.def.name).join(', ')}`]
         : [];
     });
     return notes.length > 0 ? `${notes.join('; ')}: call that tool for it` : undefined;
@@ -491,15 +498,20 @@ export class Runtime {
         `Unknown tool: ${name}. Available tools: ${this.toolNames.join(', ')}`,
       );
     }
-    const parsed = tool.input.safeParse(args ?? {}, { reportInput: true });
+    let parsed = tool.input.safeParse(args ?? {}, { reportInput: true });
+    // An enum value off only in case or separators (`High`, `In Progress`) is taken as the value it names.
+    const eased = parsed.success ? undefined : easeEnumValues(args, parsed.error.issues);
+    if (eased !== undefined) parsed = tool.input.safeParse(eased, { reportInput: true });
     if (!parsed.success) {
+      const { issues } = parsed.error;
+      const keys = Object.keys(tool.def.input);
+      const optional = keys.filter((key) => tool.def.input[key]?.safeParse(undefined).success);
       return errorResult(
         new ShipyardError(
           'invalid_input',
-          `Invalid arguments for ${name}: ${describeIssues(parsed.error.issues, Object.keys(tool.def.input))}`,
+          `Invalid arguments for ${name}: ${describeIssues(issues, keys, optional)}`,
           {
-            hint:
-              this.elsewhere(parsed.error.issues) ?? 'Fix the arguments named above and call the tool again',
+            hint: this.elsewhere(tool.def, issues) ?? 'Fix the arguments named above and call the tool again',
           },
         ),
       );

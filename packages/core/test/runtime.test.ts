@@ -147,11 +147,51 @@ describe('tools/call', () => {
     );
     // A value outside an enum is named back.
     const mode = expectToolError(
-      await call(client, 'echo_text', { text: 'hi', mode: 'Loud' }),
+      await call(client, 'echo_text', { text: 'hi', mode: 'shout' }),
       'invalid_input',
     );
-    expect(mode.message).toMatch(/`mode` must be one of .*, got "Loud"/);
+    expect(mode.message).toMatch(/`mode` must be one of .*, got "shout"/);
     await expectStillServing(client);
+  });
+
+  it('takes an enum value that differs only in case or blanks as the value it names', async () => {
+    const { client } = await start();
+    const result = (await call(client, 'echo_text', { text: 'hi', mode: ' LOUD ' })) as CallToolResult;
+    expect(result.isError ?? false).toBe(false);
+    expect(result.structuredContent).toEqual({ text: 'HI', user: null });
+    // Eased enums do not hide the other problems of the call.
+    const other = expectToolError(
+      await call(client, 'echo_text', { text: 'hi', mode: 'Loud', count: 9 }),
+      'invalid_input',
+    );
+    expect(other.message).toBe('Invalid arguments for echo_text: `count` must be at most 5');
+  });
+
+  it('names the argument an unknown one most likely means, instead of another tool', async () => {
+    const { client } = await start();
+    // The one required argument missing, with one unknown argument given: a rename.
+    const renamed = expectToolError(await call(client, 'fail_with', { knd: 'plain' }), 'invalid_input');
+    expect(renamed.message).toBe(
+      'Invalid arguments for fail_with: `kind` is required (one of "not_found", "invalid_input", "conflict", "forbidden", "upstream", "plain", "string", "busy"); unknown argument `knd` (did you mean `kind`?) (allowed: kind)',
+    );
+    expect(renamed.hint).toBe('Fix the arguments named above and call the tool again');
+    // Another tool's argument: the tools that read like this one, not the one that writes.
+    const elsewhere = expectToolError(await call(client, 'list_tags', { text: 'x' }), 'invalid_input');
+    expect(elsewhere.hint).toBe('`text` is an argument of echo_text, slow_echo: call that tool for it');
+  });
+
+  it('tells a model that passed null for an optional argument to leave it out', async () => {
+    const { client } = await start();
+    const error = expectToolError(
+      await call(client, 'echo_text', { text: 'hi', count: null }),
+      'invalid_input',
+    );
+    expect(error.message).toBe(
+      'Invalid arguments for echo_text: `count` must be a number, got null: leave it out to give none',
+    );
+    // A required argument given null is not told to leave it out.
+    const required = expectToolError(await call(client, 'echo_text', { text: null }), 'invalid_input');
+    expect(required.message).toBe('Invalid arguments for echo_text: `text` must be a string, got null');
   });
 
   it('rejects a wrong type, naming the field and the expected type in plain words', async () => {
@@ -181,7 +221,7 @@ describe('tools/call', () => {
     const long = expectToolError(await call(client, 'echo_text', { text: 'x'.repeat(21) }), 'invalid_input');
     expect(long.message).toContain('`text` must have at most 20 characters');
     const empty = expectToolError(await call(client, 'echo_text', { text: '' }), 'invalid_input');
-    expect(empty.message).toContain('`text` must have at least 1 character');
+    expect(empty.message).toContain('`text` must not be empty or blank');
     const big = expectToolError(await call(client, 'echo_text', { text: 'a', count: 9 }), 'invalid_input');
     expect(big.message).toContain('`count` must be at most 5');
     await expectStillServing(client);

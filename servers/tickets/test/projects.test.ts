@@ -45,7 +45,7 @@ describe('create_project', () => {
     await callError(client, 'create_project', { key: 'ship', name: 'Lower' }, 'conflict');
     for (const key of ['S', '1SHIP', 'SHIP-1', 'ABCDEFGHIJK']) {
       const bad = await callError(client, 'create_project', { key, name: 'Bad' }, 'invalid_input');
-      expect(bad.message).toContain('`key` must match');
+      expect(bad.message).toContain('`key` must be a letter, then 1-9 letters or digits, e.g. SHIP');
     }
     expect((await callOk<Listed>(client, 'list_projects')).projects.map((p) => p.name)).toEqual(['Shipyard']);
   });

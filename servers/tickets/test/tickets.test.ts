@@ -115,6 +115,40 @@ describe('create_ticket', () => {
     expect((await seedTicket(client, { title: 'Next' })).key).toBe('SHIP-2');
   });
 
+  it('says in words what a due date, a project key or a blank title should be', async () => {
+    await setup(0);
+    const refuse = (args: Record<string, unknown>) =>
+      callError(client, 'create_ticket', { project: 'SHIP', title: 'x', ...args }, 'invalid_input');
+    for (const due_date of ['2026-12-1', '12/01/2026', '2026-12-01T10:00:00Z']) {
+      expect((await refuse({ due_date })).message).toBe(
+        'Invalid arguments for create_ticket: `due_date` must be a date as YYYY-MM-DD, e.g. 2026-12-01',
+      );
+    }
+    expect((await refuse({ due_date: '2026-02-30' })).message).toBe(
+      'Invalid arguments for create_ticket: `due_date`: must be a real calendar date',
+    );
+    expect((await refuse({ project: 'SHIP-1' })).message).toBe(
+      'Invalid arguments for create_ticket: `project`: is a ticket key; its project is SHIP',
+    );
+    expect((await refuse({ project: 'SHIP_X' })).message).toBe(
+      'Invalid arguments for create_ticket: `project`: is a letter, then 1-9 letters or digits, e.g. SHIP',
+    );
+    expect((await refuse({ title: '   ' })).message).toBe(
+      'Invalid arguments for create_ticket: `title` must not be empty or blank',
+    );
+    const unset = await refuse({ assignee: null });
+    expect(unset.message).toBe(
+      'Invalid arguments for create_ticket: `assignee` must be a string, got null: leave it out to give none',
+    );
+    // Blanks around a project key or a date are dropped, as around a ticket key.
+    const padded = await callOk<{ key: string }>(client, 'create_ticket', {
+      project: ' ship ',
+      title: 'Padded',
+      due_date: ' 2026-12-01 ',
+    });
+    expect(await get(padded.key, [])).toMatchObject({ key: 'SHIP-1', due_date: '2026-12-01' });
+  });
+
   it('takes a reporter (default the user; "me"; "none" for nobody) and "none" as no assignee', async () => {
     await setup(0);
     const reporterOf = async (args: Record<string, unknown>) =>
@@ -488,8 +522,49 @@ describe('update_ticket', () => {
     await setup(1);
     const status = await updateError({ key: 'SHIP-1', status: 'todo' }, 'invalid_input');
     expect(status.hint).toMatch(/`status` is an argument of [a-z_, ]*transition_ticket/);
-    const priority = await updateError({ key: 'SHIP-1', priority: 'High' }, 'invalid_input');
-    expect(priority.message).toContain('got "High"');
+    // Only the tool that changes status: search_tickets takes `status` too, but reads.
+    expect(status.hint).toBe('`status` is an argument of transition_ticket: call that tool for it');
+    const priority = await updateError({ key: 'SHIP-1', priority: 'critical' }, 'invalid_input');
+    expect(priority.message).toContain('got "critical"');
+  });
+
+  it('takes enum values written in another case or with blanks: High is high, In Review is in_review', async () => {
+    await setup(1);
+    await update({ key: 'SHIP-1', priority: 'High', type: 'BUG' });
+    expect(await get('SHIP-1', [])).toMatchObject({ priority: 'high', type: 'bug' });
+    await callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'TODO' });
+    await callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'In Progress' });
+    expect((await get('SHIP-1', [])).status).toBe('in_progress');
+    const found = await callOk<{ total: number }>(client, 'search_tickets', { status: ['in-progress'] });
+    expect(found.total).toBe(1);
+  });
+
+  it('names the ticket a near-miss key most likely means, and why a well-formed key finds nothing', async () => {
+    await setup(2);
+    for (const written of ['SHIP1', 'SHIP 1', 'ship_1', 'SHIP-01', 'SHIP-1.', 'browse/SHIP-1']) {
+      const error = await updateError({ key: written, title: 'x' }, 'invalid_input');
+      expect(error.message).toBe(
+        `"${written}" is not a ticket key; keys look like SHIP-42; did you mean SHIP-1 ("Ticket 1")?`,
+      );
+      expect(error.hint).toBe('Call again with key SHIP-1');
+    }
+    // A number alone: the keys with that number, project first.
+    await seedProject(client, 'OPS', 'Ops');
+    await seedTicket(client, { project: 'OPS', title: 'Ops 1' });
+    const number = await updateError({ key: '#1', title: 'x' }, 'invalid_input');
+    expect(number.message).toBe(
+      '"#1" is not a ticket key; keys look like SHIP-42, with the project first: OPS-1 or SHIP-1',
+    );
+    // Text that names no existing ticket gets the general answer.
+    const nothing = await updateError({ key: 'SHIP9', title: 'x' }, 'invalid_input');
+    expect(nothing.message).toBe('"SHIP9" is not a ticket key; keys look like SHIP-42');
+    expect(nothing.hint).toContain('search_tickets');
+    // A well-formed key: is there such a project, and how far do its keys go?
+    const noProject = await updateError({ key: 'NOPE-1', title: 'x' }, 'not_found');
+    expect(noProject.message).toBe('No ticket NOPE-1: there is no project NOPE');
+    expect(noProject.hint).toBe('Call list_projects to see the project keys');
+    const past = await updateError({ key: 'SHIP-9', title: 'x' }, 'not_found');
+    expect(past.message).toBe("No ticket SHIP-9: SHIP's keys go from SHIP-1 to SHIP-2");
   });
 
   it('reads a mention as the name it mentions: @ana is ana', async () => {
@@ -576,7 +651,7 @@ describe('update_ticket', () => {
     expect(missing.hint).toContain('search_tickets');
     const parent = await updateError({ key: 'SHIP-1', parent: 'SHIP-7' }, 'not_found');
     expect(parent.message).toContain('parent SHIP-7');
-    const malformed = await updateError({ key: 'SHIP_1', title: 'x' }, 'invalid_input');
+    const malformed = await updateError({ key: 'SHIP_X', title: 'x' }, 'invalid_input');
     expect(malformed.hint).toContain('search_tickets');
     const badParent = await updateError({ key: 'SHIP-1', parent: 'seven' }, 'invalid_input');
     expect(badParent.message).toContain('`parent`');

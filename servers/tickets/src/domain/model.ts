@@ -162,16 +162,67 @@ export function getProjectRow(db: Tx, key: string): ProjectRow {
 
 export function getTicketRow(db: Tx, key: string): TicketRow {
   const normalised = key.trim().toUpperCase();
-  if (!TICKET_KEY.test(normalised)) {
-    throw new InvalidInput(`"${key}" is not a ticket key; keys look like SHIP-42`, {
-      hint: 'Pass a key as shown by search_tickets or get_ticket, e.g. SHIP-42',
+  if (!TICKET_KEY.test(normalised)) throw notAKey(db, key, normalised);
+  const row = findTicketRow(db, normalised);
+  if (!row) throw noSuchTicket(db, normalised);
+  return row;
+}
+
+const findTicketRow = (db: Tx, key: string) => db.select().from(tickets).where(eq(tickets.key, key)).get();
+
+/** A key written another way (`SHIP1`, `SHIP 1`, `SHIP-01`, a link ending in SHIP-1): project and number. */
+const LOOSE_KEY = /([A-Z][A-Z0-9]{1,9}?)[\s_.:#/-]*0*([1-9][0-9]{0,8})\W*$/;
+/** A number alone (`42`, `#42`). */
+const NUMBER_ONLY = /^#?\s*0*([1-9][0-9]{0,8})$/;
+
+/** Refuse text that is not a key, naming the existing ticket it most likely means when there is one. */
+function notAKey(db: Tx, given: string, normalised: string): InvalidInput {
+  const message = `"${clip(given, 40)}" is not a ticket key; keys look like SHIP-42`;
+  const number = NUMBER_ONLY.exec(normalised)?.[1];
+  if (number) {
+    const keys = db
+      .all<{ key: string }>(
+        sql`SELECT t.key AS key FROM projects p JOIN tickets t ON t.key = p.key || '-' || ${number}
+            ORDER BY p.key LIMIT 5`,
+      )
+      .map((row) => row.key);
+    if (keys.length > 0) {
+      return new InvalidInput(`${message}, with the project first: ${keys.join(' or ')}`, {
+        hint: `Call again with ${keys.length === 1 ? 'that key' : 'the key of the project you mean'}`,
+      });
+    }
+  }
+  const loose = LOOSE_KEY.exec(normalised);
+  const meant = loose ? findTicketRow(db, `${loose[1]}-${loose[2]}`) : undefined;
+  if (meant) {
+    return new InvalidInput(`${message}; did you mean ${meant.key} ("${clip(meant.title, 60)}")?`, {
+      hint: `Call again with key ${meant.key}`,
     });
   }
-  const row = db.select().from(tickets).where(eq(tickets.key, normalised)).get();
-  if (!row) {
-    throw new NotFound(`No ticket ${normalised}`, { hint: 'Call search_tickets to find the key' });
+  return new InvalidInput(message, {
+    hint: 'Pass a key as shown by search_tickets or get_ticket, e.g. SHIP-42',
+  });
+}
+
+/** NotFound for a well-formed key, saying whether its project exists and how far its keys go. */
+function noSuchTicket(db: Tx, key: string): NotFound {
+  const dash = key.lastIndexOf('-');
+  const projectKey = key.slice(0, dash);
+  const project = db
+    .select({ lastNumber: projects.lastNumber })
+    .from(projects)
+    .where(eq(projects.key, projectKey))
+    .get();
+  if (!project) {
+    return new NotFound(`No ticket ${key}: there is no project ${projectKey}`, {
+      hint: 'Call list_projects to see the project keys',
+    });
   }
-  return row;
+  const upTo =
+    project.lastNumber === 0
+      ? `${projectKey} has no tickets yet`
+      : `${projectKey}'s keys go from ${projectKey}-1 to ${projectKey}-${project.lastNumber}`;
+  return new NotFound(`No ticket ${key}: ${upTo}`, { hint: 'Call search_tickets to find the key' });
 }
 
 export interface Change {

@@ -1,7 +1,7 @@
 import { defineTool, type ToolContext, z } from '@shipyard/core';
 import { createProject } from '../domain/projects.js';
 import type { TicketsDeps } from '../server.js';
-import { PROJECT_KEY_ANY_CASE } from './shared.js';
+import { PROJECT_KEY_ANY_CASE, PROJECT_KEY_RULE } from './shared.js';
 
 export default defineTool({
   name: 'create_project',
@@ -12,7 +12,8 @@ export default defineTool({
   input: {
     key: z
       .string()
-      .regex(PROJECT_KEY_ANY_CASE)
+      .trim()
+      .regex(PROJECT_KEY_ANY_CASE, `must be ${PROJECT_KEY_RULE}`)
       .transform((key) => key.toUpperCase())
       .describe('Unique key, e.g. SHIP'),
     name: z.string().trim().min(1).max(100).describe('Display name'),

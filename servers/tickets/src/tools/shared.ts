@@ -27,14 +27,18 @@ export const TicketSchema = TicketSummarySchema.extend({
   created_at: z.string(),
 });
 
-/** YYYY-MM-DD that is a real calendar day (a short pattern instead of the 300-character one of z.iso.date). */
+/**
+ * YYYY-MM-DD that is a real calendar day (a short pattern instead of the 300-character one of z.iso.date).
+ * The calendar check runs only on a value of that shape, so `2026-12-1` is told the shape alone.
+ */
 const isoDate = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date as YYYY-MM-DD, e.g. 2026-12-01', abort: true })
   .refine((value) => {
     const date = new Date(`${value}T00:00:00Z`);
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-  }, 'must be a real date');
+  }, 'must be a real calendar date');
 
 /** A character that shows: not a blank, a control or a format (zero-width) character. */
 const VISIBLE = /[^\s\p{Cc}\p{Cf}]/u;
@@ -48,6 +52,13 @@ const ONE_VISIBLE_LINE = 'must be one line with a visible character';
 
 /** A project key as typed: PROJECT_KEY in any case. */
 export const PROJECT_KEY_ANY_CASE = /^[A-Za-z][A-Za-z0-9]{1,9}$/;
+export const PROJECT_KEY_RULE = 'a letter, then 1-9 letters or digits, e.g. SHIP';
+
+/** What a project key given as `value` should have been: a ticket key names its project. */
+function projectKeyError({ input }: { input: unknown }): string {
+  const project = typeof input === 'string' ? /^([A-Za-z][A-Za-z0-9]{1,9})-\d+$/.exec(input)?.[1] : undefined;
+  return project ? `is a ticket key; its project is ${project.toUpperCase()}` : `is ${PROJECT_KEY_RULE}`;
+}
 
 /** Input field definitions reused by several tools, so their descriptions and bounds agree. */
 export const fields = {
@@ -55,9 +66,10 @@ export const fields = {
   // JSON Schema: they matter when creating a project (create_project's key) and cost tokens in every tool.
   project: z
     .string()
+    .trim()
     .min(2)
     .max(10)
-    .refine((key) => PROJECT_KEY_ANY_CASE.test(key), 'is a letter, then 1-9 letters or digits, e.g. SHIP')
+    .refine((key) => PROJECT_KEY_ANY_CASE.test(key), { error: projectKeyError })
     .transform((key) => key.toUpperCase())
     .describe('Project key, e.g. SHIP'),
   key: z.string().max(24).describe('Ticket key, e.g. SHIP-42'),

@@ -64,15 +64,22 @@ describe('add_ticket_comment', () => {
 
   it('refuses an empty, blank or over-long body', async () => {
     await setup();
-    await callError(client, 'add_ticket_comment', { key: 'SHIP-1', body: '' }, 'invalid_input');
-    await callError(client, 'add_ticket_comment', { key: 'SHIP-1', body: ' \n\t ' }, 'invalid_input');
+    const empty = await callError(client, 'add_ticket_comment', { key: 'SHIP-1', body: '' }, 'invalid_input');
+    expect(empty.message).toContain('`body`: must not be blank');
+    const blank = await callError(
+      client,
+      'add_ticket_comment',
+      { key: 'SHIP-1', body: ' \n\t ' },
+      'invalid_input',
+    );
+    expect(blank.message).toContain('`body`: must not be blank');
     const error = await callError(
       client,
       'add_ticket_comment',
       { key: 'SHIP-1', body: 'z'.repeat(10_001) },
       'invalid_input',
     );
-    expect(error.message).toContain('body');
+    expect(error.message).toContain('`body` must have at most 10000 characters');
   });
 
   it('answers not_found for an unknown ticket and invalid_input for a malformed key', async () => {

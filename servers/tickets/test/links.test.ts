@@ -1,6 +1,6 @@
 import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } from '@shipyard/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { history, links } from '../src/db/schema.js';
+import { history, links, tickets } from '../src/db/schema.js';
 import linkTickets from '../src/tools/link_tickets.js';
 import unlinkTickets from '../src/tools/unlink_tickets.js';
 import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
@@ -9,6 +9,9 @@ interface LinkOut {
   created?: boolean;
   links: Partial<Record<'blocks' | 'blocked_by' | 'duplicates' | 'duplicated_by' | 'relates', string[]>>;
 }
+
+/** A stamp older than any this test run makes. */
+const OLD = '2000-01-01T00:00:00.000Z';
 
 let client: TicketsClient;
 let database: Awaited<ReturnType<typeof connectTickets>>['database'];
@@ -147,6 +150,29 @@ describe('link_tickets', () => {
     expect(text).toContain('- version: 1');
   });
 
+  it('moves updated_at of both tickets on link and unlink, and of no other, leaving versions', async () => {
+    const stamps = () =>
+      database.db
+        .select({ id: tickets.id, updated: tickets.updatedAt, version: tickets.version })
+        .from(tickets)
+        .all();
+    const backdate = () => database.db.update(tickets).set({ updatedAt: OLD }).run();
+    backdate();
+    await link('SHIP-1', 'blocks', 'SHIP-2');
+    const moved = (list: ReturnType<typeof stamps>) =>
+      list.filter((t) => t.updated > OLD).map((t) => [t.id, t.version]);
+    expect(moved(stamps())).toEqual([
+      [1, 1],
+      [2, 1],
+    ]);
+    backdate();
+    await unlink('SHIP-2', 'blocked_by', 'SHIP-1');
+    expect(moved(stamps())).toEqual([
+      [1, 1],
+      [2, 1],
+    ]);
+  });
+
   it('refuses a self-link', async () => {
     const error = await linkError('SHIP-1', 'relates', 'ship-1', 'invalid_input');
     expect(error.message).toMatch(/itself/);
@@ -168,7 +194,8 @@ describe('link_tickets', () => {
     expect(direct.message).toContain('cycle');
     expect(direct.message).toContain('SHIP-1 blocks SHIP-2 blocks SHIP-1');
     expect(direct.hint).toMatch(/unlink_tickets/);
-    await linkError('SHIP-1', 'blocked_by', 'SHIP-2', 'invalid_input');
+    const reverse = await linkError('SHIP-1', 'blocked_by', 'SHIP-2', 'invalid_input');
+    expect(reverse.message).toContain('SHIP-1 blocks SHIP-2 blocks SHIP-1');
     expect(rows()).toHaveLength(1);
   });
 
@@ -186,7 +213,8 @@ describe('link_tickets', () => {
 
   it('refuses a cycle of duplicates too, but not one mixing other types', async () => {
     await link('SHIP-1', 'duplicates', 'SHIP-2');
-    await linkError('SHIP-1', 'duplicated_by', 'SHIP-2', 'invalid_input');
+    const duplicates = await linkError('SHIP-1', 'duplicated_by', 'SHIP-2', 'invalid_input');
+    expect(duplicates.message).toContain('SHIP-1 duplicates SHIP-2 duplicates SHIP-1');
     await link('SHIP-2', 'blocks', 'SHIP-1');
     await link('SHIP-2', 'relates', 'SHIP-1');
     expect(rows()).toHaveLength(3);
@@ -282,7 +310,16 @@ describe('unlink_tickets', () => {
   it('a second unlink answers not_found and changes nothing', async () => {
     await link('SHIP-1', 'blocks', 'SHIP-2');
     await unlink('SHIP-1', 'blocks', 'SHIP-2');
-    await unlinkError('SHIP-1', 'blocks', 'SHIP-2', 'not_found');
+    const before = {
+      history: database.db.select().from(history).all(),
+      tickets: database.db.select().from(tickets).all(),
+    };
+    const again = await unlinkError('SHIP-1', 'blocks', 'SHIP-2', 'not_found');
+    expect(again.message).toContain('SHIP-1');
+    expect({
+      history: database.db.select().from(history).all(),
+      tickets: database.db.select().from(tickets).all(),
+    }).toEqual(before);
   });
 
   it('unblocks a cycle: after unlinking, the reverse link is allowed', async () => {

@@ -474,6 +474,19 @@ describe('pages', () => {
       'invalid_input',
     );
     expect(error.message).toContain('not a cursor this server issued');
+    // So is a listing's cursor whose key does not fit its sort (updated_at and id): too short, or mistyped.
+    const listing = await search({ sort: 'updated', limit: 5 });
+    const listed = JSON.parse(Buffer.from(listing.next_cursor ?? '', 'base64url').toString());
+    for (const k of [[1], [7, 1], ['2026-01-01', '1']]) {
+      const bad = Buffer.from(JSON.stringify({ ...listed, k })).toString('base64url');
+      const refused = await callError(
+        client,
+        'search_tickets',
+        { sort: 'updated', limit: 5, cursor: bad },
+        'invalid_input',
+      );
+      expect(refused.message).toContain('not a cursor this server issued');
+    }
     // The same query with another limit or other fields keeps its cursor.
     expect((await search({ query: 'flaky', limit: 10, cursor, fields: ['reporter'] })).items).toHaveLength(
       10,

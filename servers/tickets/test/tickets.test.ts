@@ -599,6 +599,9 @@ describe('update_ticket', () => {
     await setup(1);
     const error = await updateError({ key: 'SHIP-1', status: 'done' }, 'invalid_input');
     expect(error.message).toContain('`status`');
+    const unknown = await updateError({ key: 'SHIP-1', title: 'x', colour: 'red' }, 'invalid_input');
+    expect(unknown.message).toContain('unknown argument `colour` (allowed: key, expected_version, title,');
+    expect((await get('SHIP-1', [])).title).toBe('Ticket 1');
     const { tools } = await client.listTools();
     expect(tools.find((t) => t.name === 'update_ticket')?.description).toContain('transition_ticket');
   });

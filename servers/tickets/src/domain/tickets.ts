@@ -33,7 +33,6 @@ export interface CreateTicket {
   title: string;
   description?: string | undefined;
   type?: TicketType | undefined;
-  status?: Status | undefined;
   priority?: Priority | undefined;
   assignee?: string | null | undefined;
   reporter?: string | null | undefined;
@@ -70,12 +69,6 @@ function prepareCreate(db: TicketsDb) {
      VALUES (@ticketId, 'created', @key, @by, @at)`,
   );
   return sqlite.transaction((input: CreateTicket, user: string | undefined): Ticket => {
-    const status = input.status ?? 'backlog';
-    if (status === 'done' || status === 'cancelled') {
-      throw new InvalidInput(`A new ticket cannot start as ${status}`, {
-        hint: 'Create it open, then call transition_ticket',
-      });
-    }
     // A failure after the bump (an unknown parent, say) rolls it back with the rest of the transaction.
     const found = bump.get(input.project.toUpperCase());
     if (!found) throw projectNotFound(input.project);
@@ -91,7 +84,7 @@ function prepareCreate(db: TicketsDb) {
       title: input.title,
       description: input.description ?? '',
       type: input.type ?? 'task',
-      status,
+      status: 'backlog',
       priority,
       priorityRank: priorityRank(priority),
       assignee: input.assignee ?? null,

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, type HttpHandle, type HttpOptions, Runtime, startHttp } from '../src/index.js';
-import { createSample } from './fixtures/sample.js';
+import { createSample, LEAKY_MESSAGE } from './fixtures/sample.js';
 import { expectToolOk } from './helpers.js';
 
 const handles: HttpHandle[] = [];
@@ -20,16 +20,19 @@ afterEach(async () => {
   logs = [];
 });
 
-function newRuntime(): Runtime {
-  const runtime = new Runtime(createSample(), {
+function newRuntime(definition = createSample()): Runtime {
+  const runtime = new Runtime(definition, {
     logger: createLogger('sample', { level: 'debug', write: (line) => logs.push(line) }),
   });
   runtimes.push(runtime);
   return runtime;
 }
 
-async function serve(options: Partial<HttpOptions> = {}): Promise<{ handle: HttpHandle; runtime: Runtime }> {
-  const runtime = newRuntime();
+async function serve(
+  options: Partial<HttpOptions> = {},
+  definition = createSample(),
+): Promise<{ handle: HttpHandle; runtime: Runtime }> {
+  const runtime = newRuntime(definition);
   const handle = await startHttp(runtime, { host: '127.0.0.1', port: 0, ...options });
   handles.push(handle);
   return { handle, runtime };
@@ -126,6 +129,34 @@ function raw(
     req.on('error', reject);
     req.end(options.body);
   });
+}
+
+/** Resolves once the runtime has logged a line containing `text` (a server-side signal, not a sleep). */
+async function logged(text: string): Promise<void> {
+  await expect.poll(() => logs.some((line) => line.includes(text)), { timeout: 10_000 }).toBe(true);
+}
+
+/** The sample, with slow_echo held until `release` is called (after it has logged that it started). */
+function gatedSample(): { definition: ReturnType<typeof createSample>; release: () => void } {
+  const definition = createSample();
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  // A patched copy: the tool objects are shared by every createSample().
+  definition.tools = definition.tools.map((tool) =>
+    tool.name === 'slow_echo'
+      ? {
+          ...tool,
+          async handler(input, ctx) {
+            const result = await tool.handler(input, ctx);
+            await gate;
+            return result;
+          },
+        }
+      : tool,
+  );
+  return { definition, release: () => open() };
 }
 
 /** Find a port that is free right now. */
@@ -265,7 +296,8 @@ describe('Streamable HTTP', () => {
   });
 
   it('makes room only for an accepted initialize, and never by closing a session that runs a call', async () => {
-    const { handle } = await serve({ maxSessions: 1 });
+    const { definition, release } = gatedSample();
+    const { handle } = await serve({ maxSessions: 1 }, definition);
     const init = (accept = MCP_HEADERS.accept) =>
       raw(handle.port, { headers: { ...MCP_HEADERS, accept }, body: JSON.stringify(initializeBody()) });
     const first = (await init()).headers['mcp-session-id'] as string;
@@ -278,12 +310,15 @@ describe('Streamable HTTP', () => {
         jsonrpc: '2.0',
         id: 2,
         method: 'tools/call',
-        params: { name: 'slow_echo', arguments: { text: 'busy', ms: 300 } },
+        params: { name: 'slow_echo', arguments: { text: 'busy', ms: 0 } },
       }),
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The call has reached the tool, and is held there until released.
+    await logged('slow_echo started: busy');
     // The only session is running a call: not idle, so a new session is refused.
     expect((await init()).status).toBe(503);
+    expect(handle.sessions()).toBe(1);
+    release();
     expect((await call).body).toContain('busy');
     // Now it is idle, and makes room.
     expect((await init()).status).toBe(200);
@@ -314,6 +349,9 @@ describe('Streamable HTTP', () => {
           agent: false,
           headers: {
             ...MCP_HEADERS,
+            // The server answers 100 Continue as it hands the request to its handler: the signal that the
+            // request has arrived (and counts as in flight) while its body has not.
+            expect: '100-continue',
             'content-length': Buffer.byteLength(body),
             'mcp-session-id': headers['mcp-session-id'] as string,
             'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
@@ -328,17 +366,66 @@ describe('Streamable HTTP', () => {
         },
       );
       req.on('error', reject);
-      // Half the body, then the close, then the rest.
-      req.write(body.slice(0, 20));
-      setTimeout(() => {
+      req.on('continue', () => {
+        // Half the body, then the close, then the rest.
+        req.write(body.slice(0, 20));
         closing = handle.close({ drainMs: 5_000 });
-        setTimeout(() => req.end(body.slice(20)), 100);
-      }, 50);
+        req.end(body.slice(20));
+      });
+      req.flushHeaders();
     });
     expect(await answered).toContain('made it');
     await closing;
     handles.splice(handles.indexOf(handle), 1);
     await expect(fetch(`http://127.0.0.1:${handle.port}/healthz`)).rejects.toThrow();
+  });
+
+  it('gives up waiting for a hung request after drainMs: close resolves before the call would answer', async () => {
+    const definition = createSample();
+    // A server-side signal for the end of the call: its handler returning (a patched copy of the tool, which
+    // every createSample() shares).
+    let handlerReturned!: () => void;
+    const returned = new Promise<'call returned'>((resolve) => {
+      handlerReturned = () => resolve('call returned');
+    });
+    definition.tools = definition.tools.map((tool) =>
+      tool.name === 'slow_echo'
+        ? {
+            ...tool,
+            async handler(input, ctx) {
+              try {
+                return await tool.handler(input, ctx);
+              } finally {
+                handlerReturned();
+              }
+            },
+          }
+        : tool,
+    );
+    const { handle } = await serve({}, definition);
+    const init = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
+    const call = raw(handle.port, {
+      headers: {
+        ...MCP_HEADERS,
+        'mcp-session-id': init.headers['mcp-session-id'] as string,
+        'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'slow_echo', arguments: { text: 'hung', ms: 5_000 } },
+      }),
+    }).then(
+      (response) => response.body,
+      (error: Error) => error.message,
+    );
+    await logged('slow_echo started: hung');
+    const closing = handle.close({ drainMs: 100 });
+    handles.splice(handles.indexOf(handle), 1);
+    expect(await Promise.race([closing.then(() => 'closed' as const), returned])).toBe('closed');
+    // The request was cut off rather than answered.
+    expect(await call).not.toContain('"text":"hung"');
   });
 
   it('refuses a foreign Host header with 403 (DNS rebinding)', async () => {
@@ -385,6 +472,47 @@ describe('Streamable HTTP', () => {
       body: JSON.stringify(initializeBody()),
     });
     expect(local.status).toBe(200);
+  });
+
+  it('refuses an Origin with a scheme other than http(s), even on an allowed host, with 403', async () => {
+    const { handle } = await serve();
+    for (const origin of [
+      'chrome-extension://localhost',
+      `ws://127.0.0.1:${handle.port}`,
+      'ftp://localhost',
+    ]) {
+      const refused = await raw(handle.port, {
+        headers: { ...MCP_HEADERS, origin },
+        body: JSON.stringify(initializeBody()),
+      });
+      expect(refused.status, origin).toBe(403);
+      expect(refused.body, origin).toMatch(/Origin/);
+    }
+    expect(handle.sessions()).toBe(0);
+    const https = await raw(handle.port, {
+      headers: { ...MCP_HEADERS, origin: 'https://localhost' },
+      body: JSON.stringify(initializeBody()),
+    });
+    expect(https.status).toBe(200);
+  });
+
+  it('answers 500 with a bare JSON-RPC internal error when handling a request throws', async () => {
+    const { handle, runtime } = await serve();
+    runtime.connect = async () => {
+      throw new Error(LEAKY_MESSAGE);
+    };
+    const response = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
+    expect(response.status).toBe(500);
+    expect(response.headers['content-type']).toMatch(/application\/json/);
+    expect(JSON.parse(response.body)).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32603, message: 'Internal error' },
+      id: null,
+    });
+    expect(response.body).not.toMatch(/hunter2|sqlite|\/srv\//i);
+    // The error itself goes to the log.
+    expect(logs.join('\n')).toContain('http request failed');
+    expect(handle.sessions()).toBe(0);
   });
 
   it('answers GET /healthz with 200 JSON', async () => {
@@ -435,8 +563,7 @@ describe('Streamable HTTP', () => {
     const idle = await connectHttp(handle);
     // The client opens its GET stream right after initialize; the idle one's is closed here.
     await idle.transport.close();
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    expect(handle.sessions()).toBe(1);
+    await expect.poll(() => handle.sessions(), { timeout: 10_000 }).toBe(1);
     const result = expectToolOk(
       await listening.client.callTool({ name: 'echo_text', arguments: { text: 'still here' } }),
     );

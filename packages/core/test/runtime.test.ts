@@ -757,6 +757,25 @@ describe('prompts', () => {
     expect(inherited.message).toContain('unknown argument `constructor`');
   });
 
+  it('answers -32602 to an argument over 10,000 characters, naming it and the limit; 10,000 is accepted', async () => {
+    const { client } = await start();
+    const error = await expectRpcError(
+      client.getPrompt({ name: 'review-note', arguments: { id: 'a1', tag: 'x'.repeat(10_001) } }),
+      INVALID_PARAMS,
+    );
+    expect(error.message).toContain('Invalid arguments for prompt review-note');
+    expect(error.message).toContain('`tag` must have at most 10000 characters');
+    // The refusal does not echo the argument back.
+    expect(error.message).not.toContain('x'.repeat(100));
+    const longest = 'x'.repeat(10_000);
+    const prompt = await client.getPrompt({ name: 'review-note', arguments: { id: 'a1', tag: longest } });
+    expect(prompt.messages[0]?.content).toEqual({
+      type: 'text',
+      text: `Read note a1 with \`echo_text\` and tag it ${longest}.`,
+    });
+    await expectStillServing(client);
+  });
+
   it('answers -32602 with the hint when check refuses the arguments, before rendering', async () => {
     const { client } = await start();
     const error = await expectRpcError(
@@ -820,20 +839,44 @@ describe('Runtime.close', () => {
     expect(expectToolOk(await second)).toEqual({ text: 'second' });
   });
 
-  it('gives up waiting after drainMs', async () => {
-    harness = await connect(createSample());
+  it('gives up waiting after drainMs: close resolves while the call is still running', async () => {
+    const definition = createSample();
+    // A server-side signal for the end of the call: the handler itself returning. The tool objects are
+    // shared by every createSample(), so this definition gets a patched copy.
+    let handlerReturned!: () => void;
+    const returned = new Promise<'call'>((resolve) => {
+      handlerReturned = () => resolve('call');
+    });
+    definition.tools = definition.tools.map((tool) =>
+      tool.name === 'slow_echo'
+        ? {
+            ...tool,
+            async handler(input, ctx) {
+              try {
+                return await tool.handler(input, ctx);
+              } finally {
+                handlerReturned();
+              }
+            },
+          }
+        : tool,
+    );
+    harness = await connect(definition);
     const { client, runtime } = harness;
     const pending = client
       .callTool({ name: 'slow_echo', arguments: { text: 'late', ms: 5_000 } })
-      .catch((e) => e);
+      .catch((e: unknown) => e);
     await waitFor(
       () => harness?.logs.some((line) => line.includes('slow_echo started: late')) ?? false,
       'the call',
     );
-    const started = Date.now();
-    await runtime.close({ drainMs: 100 });
-    expect(Date.now() - started).toBeLessThan(4_000);
-    await pending;
+    const first = await Promise.race([
+      runtime.close({ drainMs: 100 }).then(() => 'close' as const),
+      returned,
+    ]);
+    expect(first).toBe('close');
+    // The session closed under the call: the client gets no result for it.
+    expect(await pending).toBeInstanceOf(Error);
   });
 });
 
@@ -841,9 +884,13 @@ describe('errors and the drain outside tool calls', () => {
   /** The sample with its `note` resource changed by `patch`. */
   async function startWithNote(patch: (note: ResourceDefinition) => void) {
     const definition = createSample();
-    const note = definition.resources?.find((resource) => resource.name === 'note');
-    if (!note) throw new Error('the sample has no note resource');
+    const index = definition.resources?.findIndex((resource) => resource.name === 'note') ?? -1;
+    const shared = definition.resources?.[index];
+    if (!definition.resources || !shared) throw new Error('the sample has no note resource');
+    // A copy: the resource objects are shared by every createSample(), and a patch must not outlive its test.
+    const note = { ...shared };
     patch(note);
+    definition.resources[index] = note;
     harness = await connect(definition);
     return harness;
   }
@@ -877,15 +924,34 @@ describe('errors and the drain outside tool calls', () => {
   });
 
   it('waits at close for a resource read in flight', async () => {
-    const { client, runtime } = await startWithNote((note) => {
-      note.read = async () => {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        return 'read late';
+    let started = false;
+    let release!: (text: string) => void;
+    const { client, runtime, logs } = await startWithNote((note) => {
+      note.read = () => {
+        started = true;
+        return new Promise<string>((resolve) => {
+          release = resolve;
+        });
       };
     });
     const read = client.readResource({ uri: 'notes://a1' });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    await runtime.close({ drainMs: 2_000 });
+    await waitFor(() => started, 'the read to start');
+    const closing = runtime.close({ drainMs: 10_000 });
+    // Close waits for the read (it says so in the log) rather than resolving under it.
+    const waiting = waitFor(
+      () => logs.some((line) => line.includes('waiting for in-flight calls')),
+      'close to wait for the read',
+    );
+    const first = await Promise.race([
+      closing.then(() => 'closed'),
+      waiting.then(
+        () => 'waiting',
+        () => 'never waited',
+      ),
+    ]);
+    expect(first).toBe('waiting');
+    release('read late');
+    await closing;
     expect((await read).contents[0]).toMatchObject({ text: 'read late' });
   });
 });

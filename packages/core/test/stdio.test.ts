@@ -35,3 +35,24 @@ describe('checkedStdin', () => {
     expect(answers).toEqual([-32700]);
   });
 });
+
+describe('checkedStdin at the end of the stream', () => {
+  it('passes on a last message that has no trailing newline', async () => {
+    const answers: number[] = [];
+    const stream = checkedStdin(createLogger('test', { level: 'silent' }), (error) =>
+      answers.push(error.code),
+    );
+    const out: string[] = [];
+    stream.on('data', (chunk: Buffer) => out.push(chunk.toString()));
+    const first = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';
+    const last = '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"name":"é"}}';
+    const bytes = Buffer.from(first + last);
+    // Split inside the two-byte é of the last line, so the end of the stream finds it in two pieces.
+    const cut = bytes.indexOf(Buffer.from('é')) + 1;
+    stream.write(bytes.subarray(0, cut));
+    stream.end(bytes.subarray(cut));
+    await new Promise((resolve) => stream.on('end', resolve));
+    expect(out.join('')).toBe(first + last);
+    expect(answers).toEqual([]);
+  });
+});

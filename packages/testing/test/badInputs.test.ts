@@ -1,3 +1,4 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from '@shipyard/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { badInputs, badValues, type Connected, checkBadInputs, connect } from '../src/index.js';
@@ -155,6 +156,43 @@ describe('checkBadInputs', () => {
       allowedCodes: ['forbidden'],
     });
     expect(summary.accepted).toBe(0);
+  });
+
+  describe('with a fake client answering every case the same way', () => {
+    const shape = { q: z.string().max(5) };
+    /** A client whose every call answers `invalid_input` with this message. */
+    const answering = (message: string) =>
+      ({
+        callTool: async () => ({
+          isError: true,
+          content: [{ type: 'text', text: JSON.stringify({ error: { code: 'invalid_input', message } }) }],
+        }),
+        listTools: async () => ({ tools: [] }),
+      }) as unknown as Client;
+    /** The length of the error text for this message: the JSON body around it adds the rest. */
+    const textLength = (message: string) =>
+      JSON.stringify({ error: { code: 'invalid_input', message } }).length;
+
+    it('fails when an error text is over 4,000 characters, naming its length', async () => {
+      const padding = 'x'.repeat(4_001 - textLength(''));
+      expect(textLength(padding)).toBe(4_001);
+      await expect(checkBadInputs(answering(padding), 'find', shape, { q: 'a' })).rejects.toThrow(
+        /q: empty string \(expect either\): the error text has 4001 chars \(max 4000\)/,
+      );
+    });
+
+    it('passes an error text of exactly 4,000 characters, and a short one', async () => {
+      const padding = 'x'.repeat(4_000 - textLength(''));
+      expect(textLength(padding)).toBe(4_000);
+      const cases = badInputs(shape, { q: 'a' }).length;
+      for (const message of [padding, '`q` must have at most 5 characters']) {
+        await expect(checkBadInputs(answering(message), 'find', shape, { q: 'a' })).resolves.toEqual({
+          cases,
+          rejected: cases,
+          accepted: 0,
+        });
+      }
+    });
   });
 
   it('fails when the tool does not exist (a protocol error)', async () => {

@@ -40,6 +40,25 @@ describe('expectToolError', () => {
     const plain = { isError: true, content: [{ type: 'text', text: 'boom' }] };
     expect(() => expectToolError(plain, 'internal')).toThrow('Error result text is not JSON: boom');
   });
+
+  it('fails on an error body whose message is missing, empty or not a string, and passes a good one', () => {
+    const errorResult = (error: Record<string, unknown>) => ({
+      isError: true,
+      content: [{ type: 'text', text: JSON.stringify({ error }) }],
+    });
+    for (const error of [
+      { code: 'not_found' },
+      { code: 'not_found', message: '' },
+      { code: 'not_found', message: 42 },
+      { code: 'not_found', message: null },
+    ]) {
+      expect(() => expectToolError(errorResult(error), 'not_found'), JSON.stringify(error)).toThrow(
+        'Error result has no message',
+      );
+    }
+    const good = { code: 'not_found', message: 'No note NOTE-9', hint: 'Call search_notes' };
+    expect(expectToolError(errorResult(good), 'not_found')).toEqual(good);
+  });
 });
 
 describe('expectToolOk', () => {

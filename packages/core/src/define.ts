@@ -95,10 +95,14 @@ export interface PromptArgument<Deps> {
   complete?: CompleteFn<Deps>;
 }
 
-export interface PromptMessageDefinition {
-  role: 'user' | 'assistant';
-  text: string;
-}
+/**
+ * One message of a prompt: text, or a resource of this server (a URI its resources answer), which the runtime
+ * reads when the prompt is rendered and sends embedded, so a model sees it even in a host that does not let
+ * it read resources.
+ */
+export type PromptMessageDefinition =
+  | { role: 'user' | 'assistant'; text: string }
+  | { role: 'user' | 'assistant'; resource: string };
 
 export interface PromptDefinition<Deps = any> {
   /** kebab-case, e.g. `triage-ticket`. */

@@ -667,7 +667,19 @@ export class Runtime {
     const messages = typeof result === 'string' ? [{ role: 'user' as const, text: result }] : result;
     return {
       description: prompt.description,
-      messages: messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
+      messages: await Promise.all(
+        messages.map(async (m) =>
+          'text' in m
+            ? { role: m.role, content: { type: 'text' as const, text: m.text } }
+            : {
+                role: m.role,
+                content: {
+                  type: 'resource' as const,
+                  resource: (await this.readResource(m.resource)).contents[0],
+                },
+              },
+        ),
+      ),
     };
   }
 

@@ -185,7 +185,10 @@ describe('Streamable HTTP', () => {
     const read = await client.readResource({ uri: 'notes://a1' });
     expect(read.contents).toEqual([{ uri: 'notes://a1', mimeType: 'text/plain', text: 'first note' }]);
     const prompt = await client.getPrompt({ name: 'review-note', arguments: { id: 'a1' } });
-    expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Read note a1 with `echo_text`.' });
+    expect(prompt.messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'Read note a1 with `echo_text`. It is below.',
+    });
     expect(handle.sessions()).toBe(1);
   });
 

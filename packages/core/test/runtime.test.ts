@@ -718,7 +718,18 @@ describe('prompts', () => {
     const prompt = await client.getPrompt({ name: 'review-note', arguments: { id: 'a1', tag: 'urgent' } });
     expect(prompt.description).toBe('Review one note and tag it');
     expect(prompt.messages).toEqual([
-      { role: 'user', content: { type: 'text', text: 'Read note a1 with `echo_text` and tag it urgent.' } },
+      {
+        role: 'user',
+        content: { type: 'text', text: 'Read note a1 with `echo_text` and tag it urgent. It is below.' },
+      },
+      // A resource message is read when the prompt renders and sent embedded.
+      {
+        role: 'user',
+        content: {
+          type: 'resource',
+          resource: { uri: 'notes://a1', mimeType: 'text/plain', text: 'first note' },
+        },
+      },
       { role: 'assistant', content: { type: 'text', text: 'On it.' } },
     ]);
     const single = await client.getPrompt({ name: 'summarise' });
@@ -771,7 +782,7 @@ describe('prompts', () => {
     const prompt = await client.getPrompt({ name: 'review-note', arguments: { id: 'a1', tag: longest } });
     expect(prompt.messages[0]?.content).toEqual({
       type: 'text',
-      text: `Read note a1 with \`echo_text\` and tag it ${longest}.`,
+      text: `Read note a1 with \`echo_text\` and tag it ${longest}. It is below.`,
     });
     await expectStillServing(client);
   });

@@ -174,7 +174,10 @@ export async function checkPrompt(
   try {
     const placeholders = Object.fromEntries(args.map(([name]) => [name, `<${name}>`]));
     const result = await prompt.messages(placeholders, ctx);
-    text = typeof result === 'string' ? result : result.map((message) => message.text).join('\n');
+    text =
+      typeof result === 'string'
+        ? result
+        : result.map((message) => ('text' in message ? message.text : '')).join('\n');
   } catch (error) {
     warn(where, `could not render, so the tools it names were not checked: ${errorMessage(error)}`);
     return;

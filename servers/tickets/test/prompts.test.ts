@@ -22,11 +22,22 @@ const complete = async (prompt: string, name: string, value: string) =>
 const toolsNamed = (text: string) =>
   [...new Set(Array.from(text.matchAll(/`([a-z][a-z0-9_]+_[a-z0-9_]+)`/g), (m) => m[1]))].sort();
 
+/** A day on this machine's clock, as the project-status prompt writes it. */
+const day = (now = new Date()) => {
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+};
+
 const cases = [
   {
     name: 'triage-ticket',
     args: { key: 'ship-4' },
-    shows: ['ticket SHIP-4.', 'skip it', 'in backlog'],
+    shows: [
+      'ticket SHIP-4.',
+      'skip it',
+      'in backlog',
+      'resolution duplicate',
+      'the version update_ticket returned',
+    ],
     tools: [
       'find_similar_tickets',
       'get_ticket',
@@ -35,12 +46,14 @@ const cases = [
       'transition_ticket',
       'update_ticket',
     ],
+    embeds: 'tickets://SHIP-4',
   },
   {
     name: 'break-down-ticket',
     args: { key: 'SHIP-7' },
-    shows: ['parent SHIP-7'],
-    tools: ['create_ticket', 'get_ticket', 'link_tickets', 'search_tickets'],
+    shows: ['parent SHIP-7', 'in project SHIP', 'key the ticket that must be finished first'],
+    tools: ['create_ticket', 'find_similar_tickets', 'link_tickets', 'search_tickets'],
+    embeds: 'tickets://SHIP-7',
   },
   {
     name: 'release-notes',
@@ -48,17 +61,20 @@ const cases = [
     shows: [
       'project SHIP',
       'updated_since 2025-01-01',
-      'include history',
-      'status done',
+      'include ["history"]',
+      'status ["done"]',
+      'created before 2025-01-01',
       'Features, Bug fixes',
     ],
     tools: ['get_ticket', 'search_tickets'],
+    embeds: undefined,
   },
   {
     name: 'project-status',
     args: { project: 'SHIP' },
-    shows: ['project SHIP', 'tickets://projects/SHIP', 'blocked_by', 'still open (not done or cancelled)'],
+    shows: ['project SHIP', 'fields ["due_date"]', 'blocked_by', 'still open (not done or cancelled)'],
     tools: ['get_ticket', 'search_tickets'],
+    embeds: 'tickets://projects/SHIP',
   },
 ] as const;
 
@@ -91,8 +107,20 @@ describe('prompts', () => {
       expect(toolsNamed(text)).toEqual([...c.tools]);
       for (const tool of c.tools) expect(toolNames.has(tool), tool).toBe(true);
       expect(text).toContain('not instructions');
+      // The ticket or page the workflow starts from comes embedded, as its resource reads now.
+      const { messages } = await client.getPrompt({ name: c.name, arguments: { ...c.args } });
+      const embedded = messages.flatMap((m) => (m.content.type === 'resource' ? [m.content.resource] : []));
+      if (!c.embeds) return expect(embedded).toEqual([]);
+      const { contents } = await client.readResource({ uri: c.embeds });
+      expect(embedded).toEqual(contents);
     });
   }
+
+  it('project-status dates its report and its staleness line by the local clock', async () => {
+    const text = await promptText(client, 'project-status', { project: 'SHIP' });
+    expect(text).toContain(`as of today, ${day()}.`);
+    expect(text).toContain(`not updated since ${day(new Date(Date.now() - 14 * 86_400_000))};`);
+  });
 
   it('refuses an unknown or malformed key or project, and a since that is not a date, with a hint', async () => {
     const refused = async (name: string, args: Record<string, string>, ...parts: string[]) => {

@@ -148,6 +148,13 @@ export function toTicket(db: Tx, row: TicketRow): Ticket {
   };
 }
 
+/** The calendar day, YYYY-MM-DD, on this machine's clock and time zone (where the user is). */
+export function localDate(at = new Date()): string {
+  return [at.getFullYear(), at.getMonth() + 1, at.getDate()]
+    .map((part, i) => String(part).padStart(i === 0 ? 4 : 2, '0'))
+    .join('-');
+}
+
 export function projectNotFound(key: string): NotFound {
   return new NotFound(`No project with key "${key}"`, {
     hint: 'Call list_projects to see the project keys, or create_project to add one',

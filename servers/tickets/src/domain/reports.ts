@@ -10,6 +10,7 @@ import {
   getProjectRow,
   getTicketRow,
   head,
+  localDate,
   OPEN_STATUSES,
   PRIORITIES,
   PROJECT_KEY,
@@ -139,10 +140,7 @@ export function projectMarkdown(db: Tx, value: string | undefined): string {
   // Plans measured with 25,000 tickets in a project of 100,000 (the search benchmark's data): 200 ms for the
   // whole page when each part read the project's open rows, 90 ms like this.
   // A due date is a calendar day where the user is: overdue is before today's date on this machine.
-  const now = new Date();
-  const today = [now.getFullYear(), now.getMonth() + 1, now.getDate()]
-    .map((part, i) => String(part).padStart(i === 0 ? 4 : 2, '0'))
-    .join('-');
+  const today = localDate();
   const byStatus = new Map(
     db
       .select({ status: tickets.status, n: count() })

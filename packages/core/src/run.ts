@@ -78,6 +78,10 @@ export async function runServer(
   }
 
   const log = createLogger(name ?? 'server', { level: config.logLevel });
+  // Replaced by a graceful stop once the transport is up (below).
+  let warmUpFailed = () => {
+    if (exit) process.exit(1);
+  };
   let runtime: Runtime;
   try {
     const definition = typeof server === 'function' ? await server(config, log) : server;
@@ -86,9 +90,7 @@ export async function runServer(
       ...(config.tools ? { tools: config.tools } : {}),
       ...(config.user ? { user: config.user } : {}),
       logger: log,
-      onWarmUpError: () => {
-        if (exit) process.exit(1);
-      },
+      onWarmUpError: () => warmUpFailed(),
     });
   } catch (error) {
     if (error instanceof ConfigError || error instanceof UsageError) return fail(error.message);
@@ -138,15 +140,20 @@ export async function runServer(
     })();
     return stopping;
   };
-  const shutdown = (reason: string) => {
+  const shutdown = (reason: string, code = 0) => {
     log.debug(`shutting down (${reason})`);
     stop().then(
-      () => exit && process.exit(0),
+      () => exit && process.exit(code),
       (error: unknown) => {
         log.error('shutdown failed', { error });
         if (exit) process.exit(1);
       },
     );
+  };
+  // A client may have sent more than initialize before warm-up failed (tools/list needs no database): the
+  // messages already read are answered (setImmediate lets the initialize answer go out first), then it stops.
+  warmUpFailed = () => {
+    if (exit) setImmediate(() => shutdown('warm-up failed', 1));
   };
   if (exit) {
     process.once('SIGINT', () => shutdown('SIGINT'));

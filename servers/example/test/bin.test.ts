@@ -101,6 +101,43 @@ describe('the built bin', () => {
     expect(stderr).toMatch(/ENOTDIR|EEXIST/);
   });
 
+  it('answers what a client sent at once before it stops on a bad data dir', async () => {
+    const { spawn } = await import('node:child_process');
+    const blocker = join(dataDir, 'not-a-dir');
+    writeFileSync(blocker, '');
+    const child = spawn(process.execPath, [bin, '--data-dir', join(blocker, 'data')], { stdio: 'pipe' });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // initialize, initialized and tools/list in one write, as a client that does not wait may send them.
+    child.stdin.write(
+      [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 't', version: '1' },
+          },
+        },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      ]
+        .map((message) => `${JSON.stringify(message)}\n`)
+        .join(''),
+    );
+    expect(await exited).toBe(1);
+    const ids = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { id?: number }).id);
+    expect(ids).toEqual([1, 2]);
+  });
+
   it('over HTTP, stops on a bad data dir before it listens', async () => {
     const { spawn } = await import('node:child_process');
     const blocker = join(dataDir, 'not-a-dir');

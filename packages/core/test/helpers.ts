@@ -116,3 +116,37 @@ export async function waitFor(check: () => boolean, what: string, timeoutMs = 10
     await delay(5);
   }
 }
+
+/**
+ * The definition with its `slow_echo` tool run through `around` (which calls `run` for the real handler): a
+ * patched copy, since the tool objects are shared by every createSample().
+ */
+export function aroundSlowEcho<D extends ServerDefinition>(
+  definition: D,
+  around: (run: () => Promise<Record<string, unknown>>) => Promise<Record<string, unknown>>,
+): D {
+  definition.tools = definition.tools.map((tool) =>
+    tool.name === 'slow_echo'
+      ? { ...tool, handler: (input: never, ctx: never) => around(async () => tool.handler(input, ctx)) }
+      : tool,
+  );
+  return definition;
+}
+
+/** The definition, and a promise that settles when its `slow_echo` handler has returned (or thrown). */
+export function trackSlowEcho<D extends ServerDefinition>(
+  definition: D,
+): { definition: D; returned: Promise<'call returned'> } {
+  let handlerReturned!: () => void;
+  const returned = new Promise<'call returned'>((resolve) => {
+    handlerReturned = () => resolve('call returned');
+  });
+  aroundSlowEcho(definition, async (run) => {
+    try {
+      return await run();
+    } finally {
+      handlerReturned();
+    }
+  });
+  return { definition, returned };
+}

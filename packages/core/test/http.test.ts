@@ -6,7 +6,7 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, type HttpHandle, type HttpOptions, Runtime, startHttp } from '../src/index.js';
 import { createSample, LEAKY_MESSAGE } from './fixtures/sample.js';
-import { expectToolOk } from './helpers.js';
+import { aroundSlowEcho, expectToolOk, trackSlowEcho } from './helpers.js';
 
 const handles: HttpHandle[] = [];
 const clients: Client[] = [];
@@ -138,24 +138,15 @@ async function logged(text: string): Promise<void> {
 
 /** The sample, with slow_echo held until `release` is called (after it has logged that it started). */
 function gatedSample(): { definition: ReturnType<typeof createSample>; release: () => void } {
-  const definition = createSample();
   let open!: () => void;
   const gate = new Promise<void>((resolve) => {
     open = resolve;
   });
-  // A patched copy: the tool objects are shared by every createSample().
-  definition.tools = definition.tools.map((tool) =>
-    tool.name === 'slow_echo'
-      ? {
-          ...tool,
-          async handler(input, ctx) {
-            const result = await tool.handler(input, ctx);
-            await gate;
-            return result;
-          },
-        }
-      : tool,
-  );
+  const definition = aroundSlowEcho(createSample(), async (run) => {
+    const result = await run();
+    await gate;
+    return result;
+  });
   return { definition, release: () => open() };
 }
 
@@ -384,27 +375,8 @@ describe('Streamable HTTP', () => {
   });
 
   it('gives up waiting for a hung request after drainMs: close resolves before the call would answer', async () => {
-    const definition = createSample();
-    // A server-side signal for the end of the call: its handler returning (a patched copy of the tool, which
-    // every createSample() shares).
-    let handlerReturned!: () => void;
-    const returned = new Promise<'call returned'>((resolve) => {
-      handlerReturned = () => resolve('call returned');
-    });
-    definition.tools = definition.tools.map((tool) =>
-      tool.name === 'slow_echo'
-        ? {
-            ...tool,
-            async handler(input, ctx) {
-              try {
-                return await tool.handler(input, ctx);
-              } finally {
-                handlerReturned();
-              }
-            },
-          }
-        : tool,
-    );
+    // A server-side signal for the end of the call: its handler returning.
+    const { definition, returned } = trackSlowEcho(createSample());
     const { handle } = await serve({}, definition);
     const init = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
     const call = raw(handle.port, {

@@ -15,7 +15,15 @@ import {
   z,
 } from '../src/index.js';
 import { createSample, LEAKY_MESSAGE, SAMPLE_TOOL_NAMES } from './fixtures/sample.js';
-import { connect, expectRpcError, expectToolError, expectToolOk, type Harness, waitFor } from './helpers.js';
+import {
+  connect,
+  expectRpcError,
+  expectToolError,
+  expectToolOk,
+  type Harness,
+  trackSlowEcho,
+  waitFor,
+} from './helpers.js';
 
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
@@ -851,27 +859,8 @@ describe('Runtime.close', () => {
   });
 
   it('gives up waiting after drainMs: close resolves while the call is still running', async () => {
-    const definition = createSample();
-    // A server-side signal for the end of the call: the handler itself returning. The tool objects are
-    // shared by every createSample(), so this definition gets a patched copy.
-    let handlerReturned!: () => void;
-    const returned = new Promise<'call'>((resolve) => {
-      handlerReturned = () => resolve('call');
-    });
-    definition.tools = definition.tools.map((tool) =>
-      tool.name === 'slow_echo'
-        ? {
-            ...tool,
-            async handler(input, ctx) {
-              try {
-                return await tool.handler(input, ctx);
-              } finally {
-                handlerReturned();
-              }
-            },
-          }
-        : tool,
-    );
+    // A server-side signal for the end of the call: the handler itself returning.
+    const { definition, returned } = trackSlowEcho(createSample());
     harness = await connect(definition);
     const { client, runtime } = harness;
     const pending = client

@@ -140,10 +140,12 @@ export async function runServer(
     })();
     return stopping;
   };
-  const shutdown = (reason: string, code = 0) => {
+  /** 1 once warm-up has failed, whichever shutdown (that one, stdin closing, a signal) comes first. */
+  let exitCode = 0;
+  const shutdown = (reason: string) => {
     log.debug(`shutting down (${reason})`);
     stop().then(
-      () => exit && process.exit(code),
+      () => exit && process.exit(exitCode),
       (error: unknown) => {
         log.error('shutdown failed', { error });
         if (exit) process.exit(1);
@@ -153,7 +155,8 @@ export async function runServer(
   // A client may have sent more than initialize before warm-up failed (tools/list needs no database): the
   // messages already read are answered (setImmediate lets the initialize answer go out first), then it stops.
   warmUpFailed = () => {
-    if (exit) setImmediate(() => shutdown('warm-up failed', 1));
+    exitCode = 1;
+    if (exit) setImmediate(() => shutdown('warm-up failed'));
   };
   if (exit) {
     process.once('SIGINT', () => shutdown('SIGINT'));

@@ -89,6 +89,8 @@ interface CompiledTool {
   def: AnyTool;
   input: z.ZodObject;
   output: z.ZodObject;
+  /** Arguments a caller may leave out. */
+  optional: string[];
 }
 
 interface CompiledResource {
@@ -440,25 +442,34 @@ export class Runtime {
   }
 
   /**
-   * For arguments a tool does not take and that look like none it does take, the offered tools that take
-   * them (`status` given to an update tool names the tool that changes status), or undefined when no unknown
-   * argument has one. Tools that change data like the called one (or read like it) come first; the others
-   * are named only when none does.
+   * For arguments a tool does not take and that mean none it does take (`meant`), the offered tools that
+   * take them (`status` given to an update tool names the tool that changes status), or undefined when no
+   * unknown argument has one.
    */
-  private elsewhere(called: AnyTool, issues: readonly z.core.$ZodIssue[]): string | undefined {
-    const meant = suggestArguments(issues, Object.keys(called.input));
+  private elsewhere(
+    called: AnyTool,
+    issues: readonly z.core.$ZodIssue[],
+    meant: ReadonlyMap<string, string>,
+  ): string | undefined {
     const unknown = issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []));
-    const reads = (def: AnyTool) => def.annotations?.readOnlyHint === true;
     const notes = unknown.flatMap((key) => {
-      if (meant.has(key)) return [];
-      const takers = [...this.tools.values()].filter((tool) => Object.hasOwn(tool.def.input, key));
-      const alike = takers.filter((tool) => reads(tool.def) === reads(called));
-      const named = alike.length > 0 ? alike : takers;
-      return named.length > 0
-        ? [`\`${key}\` is an argument of ${named.map((t) => t.def.name).join(', ')}`]
-        : [];
+      const named = meant.has(key) ? [] : this.takers(called, key);
+      return named.length > 0 ? [`\`${key}\` is an argument of ${named.map((t) => t.name).join(', ')}`] : [];
     });
     return notes.length > 0 ? `${notes.join('; ')}: call that tool for it` : undefined;
+  }
+
+  /**
+   * The offered tools other than `called` that take argument `key`: those that change data like it does (or
+   * only read, like it), or when none does, the others.
+   */
+  private takers(called: AnyTool, key: string): AnyTool[] {
+    const reads = (def: AnyTool) => def.annotations?.readOnlyHint === true;
+    const takers = [...this.tools.values()]
+      .map((tool) => tool.def)
+      .filter((def) => def !== called && Object.hasOwn(def.input, key));
+    const alike = takers.filter((def) => reads(def) === reads(called));
+    return alike.length > 0 ? alike : takers;
   }
 
   private track<T>(promise: Promise<T>): Promise<T> {
@@ -505,15 +516,14 @@ export class Runtime {
     if (!parsed.success) {
       const { issues } = parsed.error;
       const keys = Object.keys(tool.def.input);
-      const optional = keys.filter((key) => tool.def.input[key]?.safeParse(undefined).success);
+      const meant = suggestArguments(issues, keys, (key) => this.takers(tool.def, key).length > 0);
+      const problems = describeIssues(issues, keys, { optionalKeys: tool.optional, meant });
       return errorResult(
-        new ShipyardError(
-          'invalid_input',
-          `Invalid arguments for ${name}: ${describeIssues(issues, keys, optional)}`,
-          {
-            hint: this.elsewhere(tool.def, issues) ?? 'Fix the arguments named above and call the tool again',
-          },
-        ),
+        new ShipyardError('invalid_input', `Invalid arguments for ${name}: ${problems}`, {
+          hint:
+            this.elsewhere(tool.def, issues, meant) ??
+            'Fix the arguments named above and call the tool again',
+        }),
       );
     }
     const progressToken = extra?._meta?.progressToken;
@@ -616,11 +626,19 @@ export class Runtime {
     throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
   }
 
+  /** A resource's contents as resources/read answers them; errors as the resource's read throws them. */
+  private async resourceContents(uri: string, { resource, params } = this.matchResource(uri)) {
+    const value = await resource.def.read(params, { ...this.baseContext(), uri });
+    const text = typeof value === 'string' ? value : JSON.stringify(value);
+    return { uri, mimeType: resource.def.mimeType, text };
+  }
+
   private async readResource(uri: string) {
-    const { resource, params } = this.matchResource(uri);
-    let value: unknown;
+    const match = this.matchResource(uri);
+    const { resource } = match;
+    let contents: Awaited<ReturnType<Runtime['resourceContents']>>;
     try {
-      value = await resource.def.read(params, { ...this.baseContext(), uri });
+      contents = await this.resourceContents(uri, match);
     } catch (error) {
       // The hint goes with the message: a resource error has no other field a model is sure to see.
       if (error instanceof NotFound) throw new RpcError(RESOURCE_NOT_FOUND, withHint(error), { uri });
@@ -628,8 +646,7 @@ export class Runtime {
       const safe = this.internal(`resource ${resource.def.name}`, error);
       throw new RpcError(ErrorCode.InternalError, safe.message);
     }
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
-    return { contents: [{ uri, mimeType: resource.def.mimeType, text }] };
+    return { contents: [contents] };
   }
 
   private async getPrompt(name: string, args: Record<string, string>) {
@@ -655,32 +672,29 @@ export class Runtime {
         `Invalid arguments for prompt ${name}: ${problems.join('; ')}`,
       );
     }
-    let result: Awaited<ReturnType<PromptDefinition<unknown>['messages']>>;
     try {
       const ctx = this.baseContext();
       await prompt.check?.(args, ctx);
-      result = await prompt.messages(args, ctx);
+      const result = await prompt.messages(args, ctx);
+      const messages = typeof result === 'string' ? [{ role: 'user' as const, text: result }] : result;
+      return {
+        description: prompt.description,
+        // An embedded resource is read here, so a failing read is this prompt's error (a ticket gone since
+        // the check is a NotFound with its hint; a URI no resource answers is a fault in the prompt).
+        messages: await Promise.all(
+          messages.map(async (m) => ({
+            role: m.role,
+            content:
+              'text' in m
+                ? { type: 'text' as const, text: m.text }
+                : { type: 'resource' as const, resource: await this.resourceContents(m.resource) },
+          })),
+        ),
+      };
     } catch (error) {
       if (isShipyardError(error)) throw new RpcError(ErrorCode.InvalidParams, withHint(error));
       throw new RpcError(ErrorCode.InternalError, this.internal(`prompt ${name}`, error).message);
     }
-    const messages = typeof result === 'string' ? [{ role: 'user' as const, text: result }] : result;
-    return {
-      description: prompt.description,
-      messages: await Promise.all(
-        messages.map(async (m) =>
-          'text' in m
-            ? { role: m.role, content: { type: 'text' as const, text: m.text } }
-            : {
-                role: m.role,
-                content: {
-                  type: 'resource' as const,
-                  resource: (await this.readResource(m.resource)).contents[0],
-                },
-              },
-        ),
-      ),
-    };
   }
 
   private async complete(params: z.infer<typeof CompleteRequestSchema>['params']) {
@@ -714,7 +728,12 @@ export class Runtime {
 }
 
 function compileTool(def: AnyTool): CompiledTool {
-  return { def, input: z.strictObject(def.input), output: z.object(def.output) };
+  // zod's own mark of a field an object may lack (optional, or with a default): read, not probed by parsing
+  // undefined, which would run the field's transforms.
+  const optional = Object.keys(def.input).filter(
+    (key) => (def.input[key] as z.ZodType | undefined)?._zod.optin === 'optional',
+  );
+  return { def, input: z.strictObject(def.input), output: z.object(def.output), optional };
 }
 
 function errorResult(error: ShipyardError): CallToolResult {

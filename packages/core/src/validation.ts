@@ -1,45 +1,61 @@
 import type { z } from 'zod';
 
+export interface DescribeOptions {
+  /** Arguments a caller may leave out: a null given for one is told to leave it out. */
+  optionalKeys?: readonly string[];
+  /** What each unknown argument most likely means (from suggestArguments). */
+  meant?: ReadonlyMap<string, string>;
+}
+
 /**
  * Turn zod issues into one plain sentence per problem, naming the field and what was expected. An unknown
- * argument that looks like an allowed one is named with it (`ticket_key`: did you mean `key`?); a null given
- * for an argument in `optionalKeys` is told to leave it out.
+ * argument that looks like an allowed one is named with it (`ticket_key`: did you mean `key`?).
  */
 export function describeIssues(
   issues: readonly z.core.$ZodIssue[],
   allowedKeys: readonly string[],
-  optionalKeys: readonly string[] = [],
+  options: DescribeOptions = {},
 ): string {
   // A value of the wrong type is the whole story for its field: zod still runs the field's other checks
   // (an array's .max(3) on a string reads "at most 3 characters"), which would only mislead.
   const wrongType = new Set(issues.filter((i) => i.code === 'invalid_type').map((i) => fieldName(i.path)));
-  const meant = suggestArguments(issues, allowedKeys);
+  const context = {
+    allowedKeys,
+    optionalKeys: options.optionalKeys ?? [],
+    meant: options.meant ?? suggestArguments(issues, allowedKeys),
+  };
   return issues
     .filter((issue) => issue.code === 'invalid_type' || !wrongType.has(fieldName(issue.path)))
-    .map((issue) => describeIssue(issue, allowedKeys, meant, optionalKeys))
+    .map((issue) => describeIssue(issue, context))
     .join('; ');
 }
 
+/** Unknown argument names longer than this get no suggestion (and comparing them would only cost time). */
+const MAX_SUGGESTED_NAME = 64;
+
 /**
- * For each unknown top-level argument, the allowed one it most likely means: the one required argument
- * missing when a single unknown one was given (`name` for `title`), or else the only allowed argument
- * that differs just in case or separators (`Key`, `dueDate`), is a part of it (`ticket_key` for `key`) or is
- * a typo away (`priorty`, `state` for `status`).
+ * For each unknown top-level argument, the allowed one it most likely means: the only allowed argument that
+ * differs just in case or separators (`Key`, `dueDate`), is a part of it (`ticket_key` for `key`) or is a
+ * typo away (`priorty`, `state` for `status`); failing that, when it is the only unknown argument, no other
+ * tool takes it (`takenElsewhere`) and exactly one required argument is missing, that one (`name` for
+ * `title`).
  */
 export function suggestArguments(
   issues: readonly z.core.$ZodIssue[],
   allowedKeys: readonly string[],
+  takenElsewhere: (key: string) => boolean = () => false,
 ): Map<string, string> {
   const unknown = issues.flatMap((i) =>
     i.code === 'unrecognized_keys' && i.path.length === 0 ? i.keys : [],
   );
   const missing = issues.flatMap((i) => (isMissing(i) && i.path.length === 1 ? [String(i.path[0])] : []));
   const meant = new Map<string, string>();
-  if (unknown.length === 1 && missing.length === 1)
-    return meant.set(unknown[0] as string, missing[0] as string);
   for (const key of unknown) {
+    if (key.length > MAX_SUGGESTED_NAME) continue;
     const close = allowedKeys.filter((allowed) => looksLike(key, allowed));
     if (close.length === 1) meant.set(key, close[0] as string);
+    else if (unknown.length === 1 && missing.length === 1 && !takenElsewhere(key))
+      meant.set(key, missing[0] as string);
   }
   return meant;
 }
@@ -53,9 +69,12 @@ const isMissing = (issue: z.core.$ZodIssue) =>
 function looksLike(given: string, allowed: string): boolean {
   const plain = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
   const [a, b] = [plain(given), plain(allowed)];
-  if (a === b || given.toLowerCase().split(/[_-]/).includes(allowed)) return true;
+  if (a === b || given.toLowerCase().split(/[_-]/).includes(allowed.toLowerCase())) return true;
+  // A typo in a name of three letters or more: edits between the two can be no fewer than the difference
+  // in length, so only near lengths are compared. Two edits only with a shared start: `state` means
+  // `status`, but `text` does not mean `type`.
+  if (Math.min(a.length, b.length) < 3 || Math.abs(a.length - b.length) > 2) return false;
   const distance = editDistance(a, b);
-  // Two edits only with a shared start: `state` means `status`, but `text` does not mean `type`.
   return distance <= 1 || (distance === 2 && a.slice(0, 3) === b.slice(0, 3));
 }
 
@@ -102,13 +121,21 @@ export function easeEnumValues(args: unknown, issues: readonly z.core.$ZodIssue[
     const want = loose(issue.input);
     const matches = issue.values.filter((value) => typeof value === 'string' && loose(value) === want);
     if (matches.length !== 1) continue;
-    eased ??= structuredClone(args);
-    let parent = eased as Record<PropertyKey, unknown>;
-    for (const part of issue.path.slice(0, -1)) parent = parent[part] as Record<PropertyKey, unknown>;
-    parent[issue.path[issue.path.length - 1] as PropertyKey] = matches[0];
+    // The issue's path is in the parsed value; a schema that reshapes its input (a preprocess) may give one
+    // that does not lead to this string in the arguments as sent. Those are left alone.
+    const copy = (eased ?? structuredClone(args)) as Record<PropertyKey, unknown>;
+    const parent = issue.path.slice(0, -1).reduce<unknown>((node, part) => objectOr(node)?.[part], copy);
+    const leaf = issue.path[issue.path.length - 1] as PropertyKey;
+    const holder = objectOr(parent);
+    if (!holder || holder[leaf] !== issue.input) continue;
+    holder[leaf] = matches[0];
+    eased = copy;
   }
   return eased;
 }
+
+const objectOr = (value: unknown) =>
+  typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>) : undefined;
 
 function fieldName(path: readonly PropertyKey[]): string {
   if (path.length === 0) return 'arguments';
@@ -117,32 +144,39 @@ function fieldName(path: readonly PropertyKey[]): string {
     .join('');
 }
 
-function describeIssue(
-  issue: z.core.$ZodIssue,
-  allowedKeys: readonly string[],
-  meant: ReadonlyMap<string, string>,
-  optionalKeys: readonly string[],
-): string {
+interface IssueContext {
+  allowedKeys: readonly string[];
+  optionalKeys: readonly string[];
+  meant: ReadonlyMap<string, string>;
+}
+
+/** Unknown argument names shown in one message; the rest are counted. */
+const UNKNOWN_SHOWN = 10;
+
+function describeIssue(issue: z.core.$ZodIssue, { allowedKeys, optionalKeys, meant }: IssueContext): string {
   const field = `\`${fieldName(issue.path)}\``;
+  // Null given for an argument the caller may leave out (an enum reports it as a value, others as a type).
+  const nullForOptional =
+    issue.input === null && issue.path.length === 1 && optionalKeys.includes(String(issue.path[0]));
+  const leaveOut = nullForOptional ? ': leave it out to give none' : '';
   switch (issue.code) {
     case 'unrecognized_keys': {
-      const keys = issue.keys
-        .map((k) => (meant.has(k) ? `\`${k}\` (did you mean \`${meant.get(k)}\`?)` : `\`${k}\``))
-        .join(', ');
+      const shown = issue.keys.slice(0, UNKNOWN_SHOWN).map((k) => {
+        const name = `\`${clipped(k)}\``;
+        return meant.has(k) ? `${name} (did you mean \`${meant.get(k)}\`?)` : name;
+      });
+      const more = issue.keys.length > UNKNOWN_SHOWN ? ` and ${issue.keys.length - UNKNOWN_SHOWN} more` : '';
       const allowed = allowedKeys.length > 0 ? allowedKeys.join(', ') : 'none';
-      return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${keys} (allowed: ${allowed})`;
+      return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${shown.join(', ')}${more} (allowed: ${allowed})`;
     }
     case 'invalid_type': {
       const received = (issue.input === undefined ? 'nothing' : describeValue(issue.input)) as string;
       if (issue.input === undefined && issue.path.length > 0)
         return `${field} is required (${issue.expected})`;
-      const wrong = `${field} must be ${article(issue.expected)}, got ${received}`;
-      if (issue.input === null && issue.path.length === 1 && optionalKeys.includes(String(issue.path[0])))
-        return `${wrong}: leave it out to give none`;
-      // One value where a list is wanted: show the list it would be.
-      if (issue.expected === 'array' && ['string', 'number'].includes(typeof issue.input))
-        return `${wrong}, e.g. [${clipped(JSON.stringify(issue.input))}]`;
-      return wrong;
+      // One word where a list is wanted: show the list it would be.
+      if (issue.expected === 'array' && typeof issue.input === 'string' && issue.input.length <= 40)
+        return `${field} must be an array, e.g. ${JSON.stringify([issue.input])}, not a string`;
+      return `${field} must be ${article(issue.expected)}, got ${received}${leaveOut}`;
     }
     case 'too_small':
       return `${field} ${bound(issue.origin, 'at least', issue.minimum, issue.inclusive)}`;
@@ -154,7 +188,7 @@ function describeIssue(
       // The value named back, clipped.
       const shown = 'input' in issue ? JSON.stringify(issue.input) : undefined;
       const got = shown === undefined ? '' : `, got ${clipped(shown)}`;
-      return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${got}`;
+      return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${got}${leaveOut}`;
     }
     case 'invalid_format':
       // A pattern is what the value must look like, not a format to name ("a valid regex" misleads); a
@@ -167,7 +201,8 @@ function describeIssue(
     case 'not_multiple_of':
       return `${field} must be a multiple of ${String(issue.divisor)}`;
     default:
-      return `${field}: ${issue.message}`;
+      // A schema's own words: "must …" reads on from the field's name, anything else after a colon.
+      return issue.message.startsWith('must ') ? `${field} ${issue.message}` : `${field}: ${issue.message}`;
   }
 }
 
@@ -199,5 +234,5 @@ function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'number' && !Number.isInteger(value)) return `the number ${value}`;
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)?.slice(0, 40)}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${clipped(JSON.stringify(value) ?? '')}`;
 }

@@ -363,6 +363,22 @@ describe('lintServer', () => {
       expect(await lintServer(withPrompt({ messages }))).toEqual([]);
     });
 
+    it('checks that an embedded resource is one the server answers', async () => {
+      const embedding = (uri: string) => () => [
+        { role: 'user' as const, text: 'Summarise it with `get_note`.' },
+        { role: 'user' as const, resource: uri },
+      ];
+      expect(await lintServer(withPrompt({ messages: embedding('notes://<topic>') }))).toEqual([]);
+      expect(await lintServer(withPrompt({ messages: embedding('notes://index') }))).toEqual([]);
+      await expectFinding(
+        lintServer(withPrompt({ messages: embedding('note://<topic>') })),
+        'prompts',
+        'error',
+        'notes/prompt:summarize-notes',
+        /embeds note:\/\/<topic>, which no resource of this server answers/,
+      );
+    });
+
     it('renders with a placeholder for every argument and the server deps', async () => {
       const seen: unknown[] = [];
       const deps = { db: 'the db' };

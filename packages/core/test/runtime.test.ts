@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   ConfigError,
   createLogger,
+  defineTool,
   RESOURCE_NOT_FOUND,
   type ResourceDefinition,
   Runtime,
@@ -186,6 +187,34 @@ describe('tools/call', () => {
     // Another tool's argument: the tools that read like this one, not the one that writes.
     const elsewhere = expectToolError(await call(client, 'list_tags', { text: 'x' }), 'invalid_input');
     expect(elsewhere.hint).toBe('`text` is an argument of echo_text, slow_echo: call that tool for it');
+  });
+
+  it('describes a refused call without running the transforms of arguments it was not given', async () => {
+    const definition = createSample();
+    definition.tools = [
+      ...definition.tools,
+      defineTool({
+        name: 'split_words',
+        title: 'Split words',
+        description: 'Split comma-separated words; returns how many.',
+        // A preprocess that throws on undefined: probing the field by parsing undefined would throw.
+        input: { words: z.preprocess((v) => (v as string).split(','), z.array(z.string())), n: z.number() },
+        output: { count: z.number() },
+        annotations: {
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
+        handler: (input) => ({ count: input.words.length }),
+      }),
+    ];
+    harness = await connect(definition);
+    const error = expectToolError(
+      await call(harness.client, 'split_words', { words: 'a,b', n: 'x' }),
+      'invalid_input',
+    );
+    expect(error.message).toBe('Invalid arguments for split_words: `n` must be a number, got string "x"');
   });
 
   it('tells a model that passed null for an optional argument to leave it out', async () => {
@@ -719,6 +748,30 @@ describe('prompts', () => {
       },
       { name: 'summarise', description: 'Summarise all notes', arguments: [] },
     ]);
+  });
+
+  it('answers a prompt whose embedded resource fails as an error of the prompt', async () => {
+    const definition = createSample();
+    const review = definition.prompts?.find((prompt) => prompt.name === 'review-note');
+    if (!review) throw new Error('the sample has no review-note prompt');
+    definition.prompts = [
+      // The note is gone between the check and the read: NotFound, with the resource's hint.
+      { ...review, name: 'gone-note', check: undefined },
+      { ...review, name: 'bad-uri', messages: () => [{ role: 'user', resource: 'nowhere://x' }] },
+    ];
+    harness = await connect(definition);
+    const gone = await expectRpcError(
+      harness.client.getPrompt({ name: 'gone-note', arguments: { id: 'zz' } }),
+      INVALID_PARAMS,
+    );
+    expect(gone.message).toContain('No note zz');
+    expect(gone.message).toContain('Read notes://index');
+    const bad = await expectRpcError(
+      harness.client.getPrompt({ name: 'bad-uri', arguments: { id: 'a1' } }),
+      INTERNAL_ERROR,
+    );
+    expect(bad.message).toMatch(/Internal error in prompt bad-uri.*\(ref [0-9a-f]{8}\)/);
+    expect(harness.logs.join('\n')).toContain('Resource not found: nowhere://x');
   });
 
   it('renders the messages of a prompt', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { describeIssues, easeEnumValues } from '../src/validation.js';
+import { describeIssues, easeEnumValues, suggestArguments } from '../src/validation.js';
 
 const issuesOf = (schema: z.ZodType, value: unknown) => {
   const parsed = schema.safeParse(value, { reportInput: true }); // as the runtime parses
@@ -29,7 +29,7 @@ describe('describeIssues on a value of the wrong type', () => {
     const shape = { include: z.array(z.enum(['links', 'history'])).max(3), limit: z.number().max(5) };
     const issues = issuesOf(z.object(shape), { include: 'links', limit: 9 });
     expect(describeIssues(issues, Object.keys(shape))).toBe(
-      '`include` must be an array, got string "links", e.g. ["links"]; `limit` must be at most 5',
+      '`include` must be an array, e.g. ["links"], not a string; `limit` must be at most 5',
     );
   });
 });
@@ -51,10 +51,30 @@ describe('describeIssues in words a model can act on', () => {
     );
   });
 
-  it('shows the list a single value should have been', () => {
+  it('shows the list a single word should have been, and names other values plainly', () => {
     const shape = { labels: z.array(z.string()) };
-    expect(describeIssues(issuesOf(z.object(shape), { labels: 'ui' }), Object.keys(shape))).toBe(
-      '`labels` must be an array, got string "ui", e.g. ["ui"]',
+    const described = (labels: unknown) =>
+      describeIssues(issuesOf(z.object(shape), { labels }), Object.keys(shape));
+    expect(described('ui')).toBe('`labels` must be an array, e.g. ["ui"], not a string');
+    expect(described(5)).toBe('`labels` must be an array, got number 5');
+    expect(described('x'.repeat(50))).toBe(`\`labels\` must be an array, got string "${'x'.repeat(39)}…`);
+  });
+
+  it('tells a null for an optional enum to leave it out too, and a null for a required one not', () => {
+    const shape = { priority: z.enum(['high', 'low']).optional(), type: z.enum(['bug']) };
+    const issues = issuesOf(z.object(shape), { priority: null, type: null });
+    expect(describeIssues(issues, Object.keys(shape), { optionalKeys: ['priority'] })).toBe(
+      '`priority` must be one of "high", "low", got null: leave it out to give none; `type` must be one of "bug", got null',
+    );
+  });
+
+  it('lets a schema message that starts with "must" read on from the field, others after a colon', () => {
+    const shape = {
+      body: z.string().refine((v) => v.trim() !== '', 'must not be blank'),
+      when: z.string().refine(() => false, 'not a day we know'),
+    };
+    expect(describeIssues(issuesOf(z.object(shape), { body: ' ', when: 'x' }), Object.keys(shape))).toBe(
+      '`body` must not be blank; `when`: not a day we know',
     );
   });
 
@@ -67,6 +87,31 @@ describe('describeIssues in words a model can act on', () => {
     expect(described({ state: 'todo' })).toContain('`state` (did you mean `status`?)');
     expect(described({ tpye: 'bug' })).toContain('`tpye` (did you mean `type`?)');
     expect(described({ text: 'x' })).toBe('unknown argument `text` (allowed: key, status, type)');
+    // A single letter is no typo of another, and a long name is neither compared nor echoed whole.
+    expect(described({ y: 1 })).toBe('unknown argument `y` (allowed: key, status, type)');
+    const long = 's'.repeat(100_000);
+    expect(described({ [long]: 1 })).toBe(
+      `unknown argument \`${'s'.repeat(40)}…\` (allowed: key, status, type)`,
+    );
+  });
+
+  it('counts unknown arguments past the first ten', () => {
+    const value = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`extra${i}`, i]));
+    expect(describeIssues(issuesOf(z.strictObject({}), value), [])).toBe(
+      `unknown arguments ${Array.from({ length: 10 }, (_, i) => `\`extra${i}\``).join(', ')} and 2 more (allowed: none)`,
+    );
+  });
+
+  it('pairs a lone unknown argument with the one missing required argument, after closer matches', () => {
+    const shape = { project: z.string(), title: z.string(), priority: z.string().optional() };
+    const strict = z.strictObject(shape);
+    const meant = (value: object, elsewhere = () => false) =>
+      Object.fromEntries(suggestArguments(issuesOf(strict, value), Object.keys(shape), elsewhere));
+    expect(meant({ project: 'A', name: 'x' })).toEqual({ name: 'title' });
+    // A typo of an allowed argument wins over the missing one.
+    expect(meant({ title: 'x', priorty: 'high' })).toEqual({ priorty: 'priority' });
+    // An argument another tool takes is that tool's, not a rename.
+    expect(meant({ project: 'A', status: 'done' }, () => true)).toEqual({});
   });
 });
 
@@ -83,6 +128,17 @@ describe('easeEnumValues', () => {
     expect(ease(input)).toEqual({ status: 'in_progress', priority: ['high', 'low'] });
     expect(ease({ status: 'in-progress' })).toEqual({ status: 'in_progress' });
     expect(input).toEqual({ status: 'In Progress', priority: ['HIGH', 'low'] });
+  });
+
+  it('leaves a value alone when the issue path does not lead to it in the arguments as sent', () => {
+    const listed = z.strictObject({
+      s: z.preprocess((v) => (Array.isArray(v) ? v : [v]), z.array(z.enum(['todo', 'in_progress']))),
+    });
+    const parsed = z.strictObject({
+      j: z.preprocess((v) => JSON.parse(String(v)), z.object({ s: z.enum(['a_b']) })),
+    });
+    expect(easeEnumValues({ s: 'In Progress' }, issuesOf(listed, { s: 'In Progress' }))).toBeUndefined();
+    expect(easeEnumValues({ j: '{"s":"A B"}' }, issuesOf(parsed, { j: '{"s":"A B"}' }))).toBeUndefined();
   });
 
   it('leaves values that name no option, or two, as they are', () => {

@@ -1,3 +1,4 @@
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { ServerDefinition } from '../define.js';
 import { createLogger } from '../logger.js';
 import { listingSize, toolListing } from './listing.js';
@@ -44,7 +45,14 @@ export async function lintServer(
   });
   const toolNames = new Set(tools.map((tool) => tool.name));
   const ctx = { deps: definition.deps, log: createLogger(server, { level: 'silent' }), user: undefined };
-  for (const prompt of definition.prompts ?? []) await checkPrompt(prompt, server, toolNames, ctx, report);
+  const templates = (definition.resources ?? []).map((resource) =>
+    UriTemplate.isTemplate(resource.uri) ? new UriTemplate(resource.uri) : resource.uri,
+  );
+  const isResourceUri = (uri: string) =>
+    templates.some((t) => (typeof t === 'string' ? t === uri : t.match(uri) !== null));
+  for (const prompt of definition.prompts ?? []) {
+    await checkPrompt(prompt, server, toolNames, ctx, report, isResourceUri);
+  }
   for (const resource of definition.resources ?? []) checkResource(resource, server, report);
   const budget = options.tokenBudget ?? definition.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
   checkBudget(listingSize(listings), budget, server, report);

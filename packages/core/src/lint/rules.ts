@@ -153,6 +153,8 @@ export async function checkPrompt(
   toolNames: ReadonlySet<string>,
   ctx: BaseContext<unknown>,
   report: Report,
+  /** Whether a resource of the server answers this URI (arguments rendered as `<name>`). */
+  isResourceUri: (uri: string) => boolean = () => true,
 ): Promise<void> {
   const { error, warn } = report('prompts');
   const where = `${server}/prompt:${prompt.name}`;
@@ -174,10 +176,13 @@ export async function checkPrompt(
   try {
     const placeholders = Object.fromEntries(args.map(([name]) => [name, `<${name}>`]));
     const result = await prompt.messages(placeholders, ctx);
-    text =
-      typeof result === 'string'
-        ? result
-        : result.map((message) => ('text' in message ? message.text : '')).join('\n');
+    const messages = typeof result === 'string' ? [{ text: result }] : result;
+    text = messages.map((message) => ('text' in message ? message.text : '')).join('\n');
+    for (const message of messages) {
+      if ('resource' in message && !isResourceUri(message.resource)) {
+        error(where, `embeds ${message.resource}, which no resource of this server answers`);
+      }
+    }
   } catch (error) {
     warn(where, `could not render, so the tools it names were not checked: ${errorMessage(error)}`);
     return;

@@ -65,14 +65,14 @@ describe('add_ticket_comment', () => {
   it('refuses an empty, blank or over-long body', async () => {
     await setup();
     const empty = await callError(client, 'add_ticket_comment', { key: 'SHIP-1', body: '' }, 'invalid_input');
-    expect(empty.message).toContain('`body`: must not be blank');
+    expect(empty.message).toContain('`body` must not be blank');
     const blank = await callError(
       client,
       'add_ticket_comment',
       { key: 'SHIP-1', body: ' \n\t ' },
       'invalid_input',
     );
-    expect(blank.message).toContain('`body`: must not be blank');
+    expect(blank.message).toContain('`body` must not be blank');
     const error = await callError(
       client,
       'add_ticket_comment',

@@ -125,17 +125,19 @@ describe('create_ticket', () => {
       );
     }
     expect((await refuse({ due_date: '2026-02-30' })).message).toBe(
-      'Invalid arguments for create_ticket: `due_date`: must be a real calendar date',
+      'Invalid arguments for create_ticket: `due_date` must be a real calendar date',
     );
     expect((await refuse({ project: 'SHIP-1' })).message).toBe(
-      'Invalid arguments for create_ticket: `project`: is a ticket key; its project is SHIP',
+      'Invalid arguments for create_ticket: `project` must be a project key: SHIP-1 is a ticket key of project SHIP',
     );
     expect((await refuse({ project: 'SHIP_X' })).message).toBe(
-      'Invalid arguments for create_ticket: `project`: is a letter, then 1-9 letters or digits, e.g. SHIP',
+      'Invalid arguments for create_ticket: `project` must be a letter, then 1-9 letters or digits, e.g. SHIP',
     );
     expect((await refuse({ title: '   ' })).message).toBe(
       'Invalid arguments for create_ticket: `title` must not be empty or blank',
     );
+    // null for an optional enum, as for any optional argument: leave it out.
+    expect((await refuse({ priority: null })).message).toContain('got null: leave it out to give none');
     const unset = await refuse({ assignee: null });
     expect(unset.message).toBe(
       'Invalid arguments for create_ticket: `assignee` must be a string, got null: leave it out to give none',
@@ -186,7 +188,7 @@ describe('create_ticket', () => {
     for (const title of ['\u200b', '\u200b\u200d', '\u0000\u0007'])
       expect(
         (await callError(client, 'create_ticket', { project: 'SHIP', title }, 'invalid_input')).message,
-      ).toMatch(/`title`: must have a visible character/);
+      ).toMatch(/`title` must have a visible character/);
     await callError(client, 'update_ticket', { key: 'SHIP-1', title: '\u2060' }, 'invalid_input');
   });
 
@@ -549,12 +551,30 @@ describe('update_ticket', () => {
       expect(error.hint).toBe('Call again with key SHIP-1');
     }
     // A number alone: the keys with that number, project first.
+    const one = await updateError({ key: '2', title: 'x' }, 'invalid_input');
+    expect(one.message).toBe(
+      '"2" is not a ticket key; keys look like SHIP-42, with the project first: SHIP-2',
+    );
+    expect(one.hint).toBe('Call again with that key');
     await seedProject(client, 'OPS', 'Ops');
     await seedTicket(client, { project: 'OPS', title: 'Ops 1' });
     const number = await updateError({ key: '#1', title: 'x' }, 'invalid_input');
     expect(number.message).toBe(
       '"#1" is not a ticket key; keys look like SHIP-42, with the project first: OPS-1 or SHIP-1',
     );
+    expect(number.hint).toBe('Call again with the key of the project you mean');
+    // Every split of a number run together with its project is tried: SHIP21 may be SHIP-21 or SHIP2-1.
+    await seedProject(client, 'SHIP2', 'Ship two');
+    await seedTicket(client, { project: 'SHIP2', title: 'Two one' });
+    const both = await updateError({ key: 'SHIP21', title: 'x' }, 'invalid_input');
+    expect(both.message).toBe(
+      '"SHIP21" is not a ticket key; keys look like SHIP-42; did you mean SHIP2-1 ("Two one")?',
+    );
+    // Text with more than one key in it, or other words, names none.
+    for (const written of ['SHIP-1, SHIP-2', 'FIX OPS 1']) {
+      const error = await updateError({ key: written, title: 'x' }, 'invalid_input');
+      expect(error.message).toBe(`"${written}" is not a ticket key; keys look like SHIP-42`);
+    }
     // Text that names no existing ticket gets the general answer.
     const nothing = await updateError({ key: 'SHIP9', title: 'x' }, 'invalid_input');
     expect(nothing.message).toBe('"SHIP9" is not a ticket key; keys look like SHIP-42');
@@ -565,6 +585,9 @@ describe('update_ticket', () => {
     expect(noProject.hint).toBe('Call list_projects to see the project keys');
     const past = await updateError({ key: 'SHIP-9', title: 'x' }, 'not_found');
     expect(past.message).toBe("No ticket SHIP-9: SHIP's keys go from SHIP-1 to SHIP-2");
+    await seedProject(client, 'NEW', 'New');
+    const empty = await updateError({ key: 'NEW-1', title: 'x' }, 'not_found');
+    expect(empty.message).toBe('No ticket NEW-1: NEW has no tickets yet');
   });
 
   it('reads a mention as the name it mentions: @ana is ana', async () => {

@@ -1,6 +1,6 @@
 import { InvalidInput, NotFound } from '@shipyard/core';
 import type { ShipyardDatabase } from '@shipyard/db';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { history, projects, type schema, tickets } from '../db/schema.js';
 
 /** The server's drizzle database (`$client` is its better-sqlite3 connection). */
@@ -177,12 +177,36 @@ export function getTicketRow(db: Tx, key: string): TicketRow {
 
 const findTicketRow = (db: Tx, key: string) => db.select().from(tickets).where(eq(tickets.key, key)).get();
 
-/** A key written another way (`SHIP1`, `SHIP 1`, `SHIP-01`, a link ending in SHIP-1): project and number. */
-const LOOSE_KEY = /([A-Z][A-Z0-9]{1,9}?)[\s_.:#/-]*0*([1-9][0-9]{0,8})\W*$/;
 /** A number alone (`42`, `#42`). */
 const NUMBER_ONLY = /^#?\s*0*([1-9][0-9]{0,8})$/;
+/** A project-like start and a number at the end, with or without separators between (`SHIP1`, `SHIP 01`). */
+const LOOSE_KEY = /^[A-Z][A-Z0-9]*[\s_.:#-]*[0-9]+$/;
+/** The keys a number alone names, at most this many. */
+const NUMBERED_SHOWN = 5;
 
-/** Refuse text that is not a key, naming the existing ticket it most likely means when there is one. */
+/** The project key of a ticket key: SHIP of SHIP-42. */
+export const projectOfKey = (key: string) => key.slice(0, key.lastIndexOf('-'));
+
+/**
+ * The keys a text written another way may mean, each split of its final number once: `SHIP21` may be SHIP-21
+ * or SHIP2-1, `browse/SHIP-01` is SHIP-1. None for text with other words or numbers in it (`SHIP-1, SHIP-2`).
+ */
+function looseKeys(normalised: string): string[] {
+  const text = (normalised.split('/').at(-1) ?? '').replace(/[^A-Z0-9]+$/, '');
+  // A key is at most 20 characters; longer text is not one written loosely (and is not worth the regex).
+  if (text.length > 40 || !LOOSE_KEY.test(text)) return [];
+  const digits = /[0-9]+$/.exec(text)?.[0] ?? '';
+  const keys = new Set<string>();
+  for (let cut = text.length - digits.length; cut < text.length; cut++) {
+    const project = text.slice(0, cut).replace(/[\s_.:#-]+$/, '');
+    const number = text.slice(cut).replace(/^0+/, '');
+    const key = `${project}-${number}`;
+    if (TICKET_KEY.test(key)) keys.add(key);
+  }
+  return [...keys];
+}
+
+/** Refuse text that is not a key, naming the existing tickets it most likely means when there are any. */
 function notAKey(db: Tx, given: string, normalised: string): InvalidInput {
   const message = `"${clip(given, 40)}" is not a ticket key; keys look like SHIP-42`;
   const number = NUMBER_ONLY.exec(normalised)?.[1];
@@ -190,20 +214,30 @@ function notAKey(db: Tx, given: string, normalised: string): InvalidInput {
     const keys = db
       .all<{ key: string }>(
         sql`SELECT t.key AS key FROM projects p JOIN tickets t ON t.key = p.key || '-' || ${number}
-            ORDER BY p.key LIMIT 5`,
+            ORDER BY p.key LIMIT ${NUMBERED_SHOWN + 1}`,
       )
       .map((row) => row.key);
     if (keys.length > 0) {
-      return new InvalidInput(`${message}, with the project first: ${keys.join(' or ')}`, {
+      const shown = keys.slice(0, NUMBERED_SHOWN).join(' or ');
+      const more = keys.length > NUMBERED_SHOWN ? " or another project's" : '';
+      return new InvalidInput(`${message}, with the project first: ${shown}${more}`, {
         hint: `Call again with ${keys.length === 1 ? 'that key' : 'the key of the project you mean'}`,
       });
     }
   }
-  const loose = LOOSE_KEY.exec(normalised);
-  const meant = loose ? findTicketRow(db, `${loose[1]}-${loose[2]}`) : undefined;
-  if (meant) {
-    return new InvalidInput(`${message}; did you mean ${meant.key} ("${clip(meant.title, 60)}")?`, {
-      hint: `Call again with key ${meant.key}`,
+  const candidates = looseKeys(normalised);
+  const meant = candidates.length
+    ? db
+        .select({ key: tickets.key, title: tickets.title })
+        .from(tickets)
+        .where(inArray(tickets.key, candidates))
+        .orderBy(tickets.key)
+        .all()
+    : [];
+  if (meant.length > 0) {
+    const named = meant.map((ticket) => `${ticket.key} ("${clip(ticket.title, 60)}")`).join(' or ');
+    return new InvalidInput(`${message}; did you mean ${named}?`, {
+      hint: meant.length === 1 ? `Call again with key ${meant[0]?.key}` : 'Call again with the key you mean',
     });
   }
   return new InvalidInput(message, {
@@ -213,8 +247,7 @@ function notAKey(db: Tx, given: string, normalised: string): InvalidInput {
 
 /** NotFound for a well-formed key, saying whether its project exists and how far its keys go. */
 function noSuchTicket(db: Tx, key: string): NotFound {
-  const dash = key.lastIndexOf('-');
-  const projectKey = key.slice(0, dash);
+  const projectKey = projectOfKey(key);
   const project = db
     .select({ lastNumber: projects.lastNumber })
     .from(projects)

@@ -1,6 +1,6 @@
 import { InvalidInput, z } from '@shipyard/core';
 import { MAX_COMMENT_CHARS } from '../domain/comments.js';
-import { PRIORITIES, TYPES } from '../domain/model.js';
+import { PRIORITIES, projectOfKey, TICKET_KEY, TYPES } from '../domain/model.js';
 
 // Output schemas name enum fields as plain strings: the input schemas already list the values, and
 // repeating them in every output would cost tokens in each tools/list.
@@ -54,10 +54,12 @@ const ONE_VISIBLE_LINE = 'must be one line with a visible character';
 export const PROJECT_KEY_ANY_CASE = /^[A-Za-z][A-Za-z0-9]{1,9}$/;
 export const PROJECT_KEY_RULE = 'a letter, then 1-9 letters or digits, e.g. SHIP';
 
-/** What a project key given as `value` should have been: a ticket key names its project. */
+/** What a project key given as `input` should have been: a ticket key names its project. */
 function projectKeyError({ input }: { input: unknown }): string {
-  const project = typeof input === 'string' ? /^([A-Za-z][A-Za-z0-9]{1,9})-\d+$/.exec(input)?.[1] : undefined;
-  return project ? `is a ticket key; its project is ${project.toUpperCase()}` : `is ${PROJECT_KEY_RULE}`;
+  const key = typeof input === 'string' ? input.toUpperCase() : '';
+  return TICKET_KEY.test(key)
+    ? `must be a project key: ${key} is a ticket key of project ${projectOfKey(key)}`
+    : `must be ${PROJECT_KEY_RULE}`;
 }
 
 /** Input field definitions reused by several tools, so their descriptions and bounds agree. */

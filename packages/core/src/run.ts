@@ -78,10 +78,9 @@ export async function runServer(
   }
 
   const log = createLogger(name ?? 'server', { level: config.logLevel });
-  // Replaced by a graceful stop once the transport is up (below).
-  let warmUpFailed = () => {
-    if (exit) process.exit(1);
-  };
+  // Nothing before the transport is up: HTTP warms up before it listens and handles a failure there. Then a
+  // graceful stop (below).
+  let warmUpFailed = () => {};
   let runtime: Runtime;
   try {
     const definition = typeof server === 'function' ? await server(config, log) : server;

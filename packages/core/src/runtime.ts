@@ -34,7 +34,7 @@ import type {
 import { databaseBusy, Forbidden, isShipyardError, NotFound, ShipyardError } from './errors.js';
 import { createLogger, type Logger, stackOf } from './logger.js';
 import { toolListing } from './schema.js';
-import { describeIssues, easeEnumValues, suggestArguments } from './validation.js';
+import { describeIssues, easeEnumValues, type Suggestion, suggestArguments } from './validation.js';
 
 /** JSON-RPC error code for a resource that does not exist (MCP spec). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -46,7 +46,7 @@ const MAX_PROMPT_ARG_CHARS = 10_000;
 
 /** An error's message followed by its hint, for answers that carry one text. */
 const withHint = (error: { message: string; hint?: string | undefined }) =>
-  error.hint ? `${error.message}. ${error.hint}` : error.message;
+  error.hint ? `${error.message}${/[.?!]$/.test(error.message) ? '' : '.'} ${error.hint}` : error.message;
 
 /**
  * tools/call with `arguments` of any type. The SDK's own schema rejects non-object arguments before the
@@ -153,6 +153,7 @@ export class Runtime {
   private readonly validator = new LazyJsonSchemaValidator();
   private toolListing: Tool[] | undefined;
   private warmedUp: Promise<void> | undefined;
+  private warmUpFailed = false;
   private closed = false;
   /** Stops the definition's watch while it runs (some session has a subscription). */
   private stopWatching: (() => void) | undefined;
@@ -250,6 +251,7 @@ export class Runtime {
       try {
         await this.definition.warmUp?.();
       } catch (error) {
+        this.warmUpFailed = true;
         this.log.error(`warm-up failed\n${stackOf(error)}`);
         this.options.onWarmUpError?.(error);
         throw error;
@@ -442,18 +444,19 @@ export class Runtime {
   }
 
   /**
-   * For arguments a tool does not take and that mean none it does take (`meant`), the offered tools that
-   * take them (`status` given to an update tool names the tool that changes status), or undefined when no
-   * unknown argument has one.
+   * For arguments a tool does not take and whose names are not near one it takes (`meant`, by name), the
+   * offered tools that take them (`status` given to an update tool names the tool that changes status), or
+   * undefined when no unknown argument has one. An argument only paired with a missing one (`comment` for
+   * a comment tool's `body`) still names them: the pairing is a guess, and the model sees both.
    */
   private elsewhere(
     called: AnyTool,
     issues: readonly z.core.$ZodIssue[],
-    meant: ReadonlyMap<string, string>,
+    meant: ReadonlyMap<string, Suggestion>,
   ): string | undefined {
     const unknown = issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []));
     const notes = unknown.flatMap((key) => {
-      const named = meant.has(key) ? [] : this.takers(called, key);
+      const named = meant.get(key)?.by === 'name' ? [] : this.takers(called, key);
       return named.length > 0 ? [`\`${key}\` is an argument of ${named.map((t) => t.name).join(', ')}`] : [];
     });
     return notes.length > 0 ? `${notes.join('; ')}: call that tool for it` : undefined;
@@ -516,7 +519,7 @@ export class Runtime {
     if (!parsed.success) {
       const { issues } = parsed.error;
       const keys = Object.keys(tool.def.input);
-      const meant = suggestArguments(issues, keys, (key) => this.takers(tool.def, key).length > 0);
+      const meant = suggestArguments(issues, keys);
       const problems = describeIssues(issues, keys, { optionalKeys: tool.optional, meant });
       return errorResult(
         new ShipyardError('invalid_input', `Invalid arguments for ${name}: ${problems}`, {
@@ -580,6 +583,14 @@ export class Runtime {
     }
     const ref = randomUUID().slice(0, 8);
     this.log.error(`internal error in ${where} (ref ${ref})\n${stackOf(error)}`);
+    if (this.warmUpFailed) {
+      // What the call needs could not be opened at start-up (a data directory, say): nothing to retry.
+      return new ShipyardError(
+        'internal',
+        `${where} cannot run: the server could not start and is stopping; its log says why (ref ${ref})`,
+        { hint: 'Restart the server once what its log names is fixed' },
+      );
+    }
     return new ShipyardError(
       'internal',
       `Internal error in ${where}; the server log has the details (ref ${ref})`,

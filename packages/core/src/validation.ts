@@ -4,7 +4,13 @@ export interface DescribeOptions {
   /** Arguments a caller may leave out: a null given for one is told to leave it out. */
   optionalKeys?: readonly string[];
   /** What each unknown argument most likely means (from suggestArguments). */
-  meant?: ReadonlyMap<string, string>;
+  meant?: ReadonlyMap<string, Suggestion>;
+}
+
+/** The allowed argument an unknown one most likely means, found by its name or as the one missing. */
+export interface Suggestion {
+  argument: string;
+  by: 'name' | 'missing';
 }
 
 /**
@@ -36,26 +42,24 @@ const MAX_SUGGESTED_NAME = 64;
 /**
  * For each unknown top-level argument, the allowed one it most likely means: the only allowed argument that
  * differs just in case or separators (`Key`, `dueDate`), is a part of it (`ticket_key` for `key`) or is a
- * typo away (`priorty`, `state` for `status`); failing that, when it is the only unknown argument, no other
- * tool takes it (`takenElsewhere`) and exactly one required argument is missing, that one (`name` for
- * `title`).
+ * typo away (`priorty`, `state` for `status`); failing that, when it is the only unknown argument and
+ * exactly one required argument is missing, that one (`name` for `title`, `comment` for `body`).
  */
 export function suggestArguments(
   issues: readonly z.core.$ZodIssue[],
   allowedKeys: readonly string[],
-  takenElsewhere: (key: string) => boolean = () => false,
-): Map<string, string> {
+): Map<string, Suggestion> {
   const unknown = issues.flatMap((i) =>
     i.code === 'unrecognized_keys' && i.path.length === 0 ? i.keys : [],
   );
   const missing = issues.flatMap((i) => (isMissing(i) && i.path.length === 1 ? [String(i.path[0])] : []));
-  const meant = new Map<string, string>();
+  const meant = new Map<string, Suggestion>();
   for (const key of unknown) {
     if (key.length > MAX_SUGGESTED_NAME) continue;
     const close = allowedKeys.filter((allowed) => looksLike(key, allowed));
-    if (close.length === 1) meant.set(key, close[0] as string);
-    else if (unknown.length === 1 && missing.length === 1 && !takenElsewhere(key))
-      meant.set(key, missing[0] as string);
+    if (close.length === 1) meant.set(key, { argument: close[0] as string, by: 'name' });
+    else if (unknown.length === 1 && missing.length === 1)
+      meant.set(key, { argument: missing[0] as string, by: 'missing' });
   }
   return meant;
 }
@@ -102,12 +106,11 @@ function editDistance(a: string, b: string): number {
   return (d[a.length] as number[])[b.length] as number;
 }
 
-/** Case and separators, as a model may write an enum value: `In Progress` and `in-progress` are in_progress. */
-const loose = (value: string) =>
-  value
-    .trim()
-    .toLowerCase()
-    .replace(/[\s-]+/g, '_');
+/**
+ * An enum value as a model may write it, without case or separators: `In Progress`, `in-progress` and
+ * `inprogress` are in_progress, `To Do` is todo.
+ */
+const loose = (value: string) => value.toLowerCase().replace(/[\s_-]+/g, '');
 
 /**
  * The arguments with each value refused by an enum replaced by the one allowed value it matches but for case
@@ -147,7 +150,7 @@ function fieldName(path: readonly PropertyKey[]): string {
 interface IssueContext {
   allowedKeys: readonly string[];
   optionalKeys: readonly string[];
-  meant: ReadonlyMap<string, string>;
+  meant: ReadonlyMap<string, Suggestion>;
 }
 
 /** Unknown argument names shown in one message; the rest are counted. */
@@ -158,12 +161,13 @@ function describeIssue(issue: z.core.$ZodIssue, { allowedKeys, optionalKeys, mea
   // Null given for an argument the caller may leave out (an enum reports it as a value, others as a type).
   const nullForOptional =
     issue.input === null && issue.path.length === 1 && optionalKeys.includes(String(issue.path[0]));
-  const leaveOut = nullForOptional ? ': leave it out to give none' : '';
+  const leaveOut = nullForOptional ? ': leave the argument out rather than pass null' : '';
   switch (issue.code) {
     case 'unrecognized_keys': {
       const shown = issue.keys.slice(0, UNKNOWN_SHOWN).map((k) => {
         const name = `\`${clipped(k)}\``;
-        return meant.has(k) ? `${name} (did you mean \`${meant.get(k)}\`?)` : name;
+        const suggestion = meant.get(k);
+        return suggestion ? `${name} (did you mean \`${suggestion.argument}\`?)` : name;
       });
       const more = issue.keys.length > UNKNOWN_SHOWN ? ` and ${issue.keys.length - UNKNOWN_SHOWN} more` : '';
       const allowed = allowedKeys.length > 0 ? allowedKeys.join(', ') : 'none';
@@ -173,9 +177,14 @@ function describeIssue(issue: z.core.$ZodIssue, { allowedKeys, optionalKeys, mea
       const received = (issue.input === undefined ? 'nothing' : describeValue(issue.input)) as string;
       if (issue.input === undefined && issue.path.length > 0)
         return `${field} is required (${issue.expected})`;
-      // One word where a list is wanted: show the list it would be.
-      if (issue.expected === 'array' && typeof issue.input === 'string' && issue.input.length <= 40)
-        return `${field} must be an array, e.g. ${JSON.stringify([issue.input])}, not a string`;
+      // One word, or words with commas, where a list is wanted: show the list it would be.
+      if (issue.expected === 'array' && typeof issue.input === 'string' && issue.input.length <= 40) {
+        const items = issue.input
+          .split(',')
+          .map((item) => item.trim())
+          .filter(Boolean);
+        return `${field} must be an array, e.g. ${JSON.stringify(items.length > 0 ? items : [issue.input])}, not a string`;
+      }
       return `${field} must be ${article(issue.expected)}, got ${received}${leaveOut}`;
     }
     case 'too_small':

@@ -187,6 +187,25 @@ describe('tools/call', () => {
     // Another tool's argument: the tools that read like this one, not the one that writes.
     const elsewhere = expectToolError(await call(client, 'list_tags', { text: 'x' }), 'invalid_input');
     expect(elsewhere.hint).toBe('`text` is an argument of echo_text, slow_echo: call that tool for it');
+    // Paired with the one missing argument, and another tool's: the model is shown both.
+    const both = expectToolError(await call(client, 'update_note', { id: 'a1', mode: 'x' }), 'invalid_input');
+    expect(both.message).toContain('unknown argument `mode` (did you mean `text`?)');
+    expect(both.hint).toBe('`mode` is an argument of echo_text: call that tool for it');
+  });
+
+  it('says a call cannot run because start-up failed, once warm-up has failed', async () => {
+    const definition = createSample();
+    definition.warmUp = () => {
+      throw new Error('EACCES: permission denied, mkdir /srv/data');
+    };
+    harness = await connect(definition);
+    await expect(harness.runtime.warmUp()).rejects.toThrow('EACCES');
+    const error = expectToolError(await call(harness.client, 'fail_with', { kind: 'plain' }), 'internal');
+    expect(error.message).toMatch(
+      /^tool fail_with cannot run: the server could not start and is stopping; its log says why \(ref [0-9a-f]{8}\)$/,
+    );
+    expect(error.hint).toBe('Restart the server once what its log names is fixed');
+    expect(error.message).not.toContain('/srv/data');
   });
 
   it('describes a refused call without running the transforms of arguments it was not given', async () => {
@@ -224,7 +243,7 @@ describe('tools/call', () => {
       'invalid_input',
     );
     expect(error.message).toBe(
-      'Invalid arguments for echo_text: `count` must be a number, got null: leave it out to give none',
+      'Invalid arguments for echo_text: `count` must be a number, got null: leave the argument out rather than pass null',
     );
     // A required argument given null is not told to leave it out.
     const required = expectToolError(await call(client, 'echo_text', { text: null }), 'invalid_input');

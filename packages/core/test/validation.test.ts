@@ -64,7 +64,7 @@ describe('describeIssues in words a model can act on', () => {
     const shape = { priority: z.enum(['high', 'low']).optional(), type: z.enum(['bug']) };
     const issues = issuesOf(z.object(shape), { priority: null, type: null });
     expect(describeIssues(issues, Object.keys(shape), { optionalKeys: ['priority'] })).toBe(
-      '`priority` must be one of "high", "low", got null: leave it out to give none; `type` must be one of "bug", got null',
+      '`priority` must be one of "high", "low", got null: leave the argument out rather than pass null; `type` must be one of "bug", got null',
     );
   });
 
@@ -105,13 +105,13 @@ describe('describeIssues in words a model can act on', () => {
   it('pairs a lone unknown argument with the one missing required argument, after closer matches', () => {
     const shape = { project: z.string(), title: z.string(), priority: z.string().optional() };
     const strict = z.strictObject(shape);
-    const meant = (value: object, elsewhere = () => false) =>
-      Object.fromEntries(suggestArguments(issuesOf(strict, value), Object.keys(shape), elsewhere));
-    expect(meant({ project: 'A', name: 'x' })).toEqual({ name: 'title' });
-    // A typo of an allowed argument wins over the missing one.
-    expect(meant({ title: 'x', priorty: 'high' })).toEqual({ priorty: 'priority' });
-    // An argument another tool takes is that tool's, not a rename.
-    expect(meant({ project: 'A', status: 'done' }, () => true)).toEqual({});
+    const meant = (value: object) =>
+      Object.fromEntries(suggestArguments(issuesOf(strict, value), Object.keys(shape)));
+    expect(meant({ project: 'A', name: 'x' })).toEqual({ name: { argument: 'title', by: 'missing' } });
+    // A name near an allowed argument wins over the missing one.
+    expect(meant({ title: 'x', priorty: 'high' })).toEqual({ priorty: { argument: 'priority', by: 'name' } });
+    // Two unknown arguments: neither is paired with the one missing.
+    expect(meant({ project: 'A', name: 'x', colour: 'red' })).toEqual({});
   });
 });
 

@@ -10,11 +10,12 @@ import type { TicketsDeps } from './server.js';
  * keys and dates (trimmed, keys upper-cased), never other text as the user typed it.
  */
 const key = (value: string | undefined) => (value ?? '').trim().toUpperCase();
+// As typed: the errors name the value the user gave, and the domain trims and upper-cases it.
 const checkTicket = ({ key: value }: Record<string, string>, ctx: { deps: TicketsDeps }) => {
-  getTicketRow(ctx.deps.db, key(value));
+  getTicketRow(ctx.deps.db, value ?? '');
 };
 const checkProject = ({ project }: Record<string, string>, ctx: { deps: TicketsDeps }) => {
-  getProjectRow(ctx.deps.db, key(project));
+  getProjectRow(ctx.deps.db, project ?? '');
 };
 
 const DATA_RULE =
@@ -130,13 +131,12 @@ export const releaseNotes = definePrompt<TicketsDeps>({
   check: (args, ctx) => {
     checkProject(args, ctx);
     const date = (args.since ?? '').trim();
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || !parseInstant(date)) {
-      throw new InvalidInput(
-        `\`since\` must be a date, YYYY-MM-DD, not ${JSON.stringify(date.slice(0, 40))}`,
-        {
-          hint: 'Pass the first day of the release window, e.g. the date of the last release',
-        },
-      );
+    const shaped = /^\d{4}-\d{2}-\d{2}$/.test(date);
+    if (!shaped || !parseInstant(date)) {
+      const problem = shaped ? 'must be a real calendar date' : 'must be a date, YYYY-MM-DD';
+      throw new InvalidInput(`\`since\` ${problem}, not ${JSON.stringify(date.slice(0, 40))}`, {
+        hint: 'Pass the first day of the release window, e.g. the date of the last release',
+      });
     }
   },
   messages: (args) => {

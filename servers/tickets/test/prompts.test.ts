@@ -133,7 +133,19 @@ describe('prompts', () => {
     await refused('project-status', { project: 'x/../y' }, 'No project', 'list_projects');
     await refused('project-status', { project: 'NOPE' }, 'No project with key "NOPE"');
     await refused('release-notes', { project: 'SHIP', since: 'last "week"\n' }, '`since` must be a date');
-    await refused('release-notes', { project: 'SHIP', since: '2025-02-30' }, '`since` must be a date');
+    await refused(
+      'release-notes',
+      { project: 'SHIP', since: '2025-02-30' },
+      '`since` must be a real calendar date',
+    );
+    // A ticket key for a project names its project; a near-miss key the ticket it means, as typed.
+    await refused('project-status', { project: 'ship-1' }, '"ship-1" is a ticket key; its project is SHIP');
+    await refused(
+      'triage-ticket',
+      { key: 'ship1' },
+      '"ship1" is not a ticket key',
+      'did you mean SHIP-1 ("Ticket 1")? Call again with key SHIP-1',
+    );
     await refused('release-notes', { project: 'SHIP', since: '2025-01-01T00:00:00Z' }, 'YYYY-MM-DD');
   });
 

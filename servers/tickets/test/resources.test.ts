@@ -298,6 +298,13 @@ describe('tickets://{key}', () => {
     await expectRpcError(client.readResource({ uri: 'tickets://hello' }), RESOURCE_NOT_FOUND);
     await expectRpcError(client.readResource({ uri: 'tickets://SHIP-1/nothing' }), RESOURCE_NOT_FOUND);
     await expectRpcError(client.readResource({ uri: 'tickets://%E0%A4%A' }), RESOURCE_NOT_FOUND);
+    // Named as the tools name them: the near miss, as typed, with the ticket it most likely means.
+    await seedTicket(client, { title: 'Only one' });
+    const near = await expectRpcError(client.readResource({ uri: 'tickets://ship%201' }), RESOURCE_NOT_FOUND);
+    expect(near.message).toContain('"ship 1" is not a ticket key');
+    expect(near.message).toContain('did you mean SHIP-1');
+    const past = await expectRpcError(client.readResource({ uri: 'tickets://SHIP-99' }), RESOURCE_NOT_FOUND);
+    expect(past.message).toContain("No ticket SHIP-99: SHIP's keys go from SHIP-1 to SHIP-1");
   });
 
   it('completes keys numerically: SHIP-4 gives SHIP-4, SHIP-40, SHIP-41…', async () => {

@@ -335,6 +335,21 @@ describe('filters', () => {
     ]) {
       await callError(client, 'search_tickets', { updated_since: bad }, 'invalid_input');
     }
+    // A day that does not exist is told so, not that its format is wrong.
+    const unreal = await callError(
+      client,
+      'search_tickets',
+      { updated_since: '2024-02-30' },
+      'invalid_input',
+    );
+    expect(unreal.message).toContain('`updated_since` must be a real calendar date (and time)');
+    const shapeless = await callError(
+      client,
+      'search_tickets',
+      { created_since: 'yesterday' },
+      'invalid_input',
+    );
+    expect(shapeless.message).toContain('`created_since` must be an ISO date or datetime, e.g. 2025-01-31');
   });
 });
 

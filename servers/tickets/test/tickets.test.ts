@@ -137,10 +137,12 @@ describe('create_ticket', () => {
       'Invalid arguments for create_ticket: `title` must not be empty or blank',
     );
     // null for an optional enum, as for any optional argument: leave it out.
-    expect((await refuse({ priority: null })).message).toContain('got null: leave it out to give none');
+    expect((await refuse({ priority: null })).message).toContain(
+      'got null: leave the argument out rather than pass null',
+    );
     const unset = await refuse({ assignee: null });
     expect(unset.message).toBe(
-      'Invalid arguments for create_ticket: `assignee` must be a string, got null: leave it out to give none',
+      'Invalid arguments for create_ticket: `assignee` must be a string, got null: leave the argument out rather than pass null',
     );
     // Blanks around a project key or a date are dropped, as around a ticket key.
     const padded = await callOk<{ key: string }>(client, 'create_ticket', {
@@ -571,10 +573,22 @@ describe('update_ticket', () => {
       '"SHIP21" is not a ticket key; keys look like SHIP-42; did you mean SHIP2-1 ("Two one")?',
     );
     // Text with more than one key in it, or other words, names none.
-    for (const written of ['SHIP-1, SHIP-2', 'FIX OPS 1']) {
-      const error = await updateError({ key: written, title: 'x' }, 'invalid_input');
-      expect(error.message).toBe(`"${written}" is not a ticket key; keys look like SHIP-42`);
-    }
+    const list = await updateError({ key: 'SHIP-1, SHIP–2', title: 'x' }, 'invalid_input');
+    expect(list.message).toBe(
+      '"SHIP-1, SHIP–2" is not a ticket key; keys look like SHIP-42: it names more than one ticket',
+    );
+    expect(list.hint).toBe('Call once per ticket, with one key each time');
+    const words = await updateError({ key: 'FIX OPS 1', title: 'x' }, 'invalid_input');
+    expect(words.message).toBe('"FIX OPS 1" is not a ticket key; keys look like SHIP-42');
+    // A dash that is not a hyphen still separates a project from its number.
+    const dash = await updateError({ key: 'SHIP–1', title: 'x' }, 'invalid_input');
+    expect(dash.message).toContain('did you mean SHIP-1 ("Ticket 1")?');
+    // A project key alone: say so, and where its tickets are.
+    const project = await updateError({ key: 'ship', title: 'x' }, 'invalid_input');
+    expect(project.message).toBe('"ship" is not a ticket key; keys look like SHIP-42: SHIP is a project key');
+    expect(project.hint).toBe(
+      'A ticket key adds its number (SHIP-1 to SHIP-2); call search_tickets with project SHIP to find it',
+    );
     // Text that names no existing ticket gets the general answer.
     const nothing = await updateError({ key: 'SHIP9', title: 'x' }, 'invalid_input');
     expect(nothing.message).toBe('"SHIP9" is not a ticket key; keys look like SHIP-42');

@@ -162,8 +162,16 @@ export function projectNotFound(key: string): NotFound {
 }
 
 export function getProjectRow(db: Tx, key: string): ProjectRow {
-  const row = db.select().from(projects).where(eq(projects.key, key.toUpperCase())).get();
-  if (!row) throw projectNotFound(key);
+  const normalised = key.trim().toUpperCase();
+  if (TICKET_KEY.test(normalised)) {
+    throw new InvalidInput(`"${key.trim()}" is a ticket key; its project is ${projectOfKey(normalised)}`, {
+      hint: `Pass the project key, ${projectOfKey(normalised)}`,
+    });
+  }
+  const row = PROJECT_KEY.test(normalised)
+    ? db.select().from(projects).where(eq(projects.key, normalised)).get()
+    : undefined;
+  if (!row) throw projectNotFound(clip(key.trim(), 40));
   return row;
 }
 
@@ -179,8 +187,13 @@ const findTicketRow = (db: Tx, key: string) => db.select().from(tickets).where(e
 
 /** A number alone (`42`, `#42`). */
 const NUMBER_ONLY = /^#?\s*0*([1-9][0-9]{0,8})$/;
-/** A project-like start and a number at the end, with or without separators between (`SHIP1`, `SHIP 01`). */
-const LOOSE_KEY = /^[A-Z][A-Z0-9]*[\s_.:#-]*[0-9]+$/;
+/**
+ * A project-like start and a number at the end, with or without separators between (`SHIP1`, `SHIP 01`,
+ * `SHIP–1` with a dash that is not a hyphen).
+ */
+const LOOSE_KEY = /^[A-Z][A-Z0-9]*[\s_.:#\p{Pd}]*[0-9]+$/u;
+/** Keys written into a text, to tell a list of them from one written loosely. */
+const KEY_IN_TEXT = /[A-Z][A-Z0-9]{1,9}\p{Pd}[0-9]+/gu;
 /** The keys a number alone names, at most this many. */
 const NUMBERED_SHOWN = 5;
 
@@ -198,7 +211,7 @@ function looseKeys(normalised: string): string[] {
   const digits = /[0-9]+$/.exec(text)?.[0] ?? '';
   const keys = new Set<string>();
   for (let cut = text.length - digits.length; cut < text.length; cut++) {
-    const project = text.slice(0, cut).replace(/[\s_.:#-]+$/, '');
+    const project = text.slice(0, cut).replace(/[\s_.:#\p{Pd}]+$/u, '');
     const number = text.slice(cut).replace(/^0+/, '');
     const key = `${project}-${number}`;
     if (TICKET_KEY.test(key)) keys.add(key);
@@ -222,6 +235,19 @@ function notAKey(db: Tx, given: string, normalised: string): InvalidInput {
       const more = keys.length > NUMBERED_SHOWN ? " or another project's" : '';
       return new InvalidInput(`${message}, with the project first: ${shown}${more}`, {
         hint: `Call again with ${keys.length === 1 ? 'that key' : 'the key of the project you mean'}`,
+      });
+    }
+  }
+  if ((normalised.match(KEY_IN_TEXT)?.length ?? 0) > 1) {
+    return new InvalidInput(`${message}: it names more than one ticket`, {
+      hint: 'Call once per ticket, with one key each time',
+    });
+  }
+  if (PROJECT_KEY.test(normalised)) {
+    const project = db.select().from(projects).where(eq(projects.key, normalised)).get();
+    if (project) {
+      return new InvalidInput(`${message}: ${normalised} is a project key`, {
+        hint: `A ticket key adds its number (${normalised}-1 to ${normalised}-${project.lastNumber}); call search_tickets with project ${normalised} to find it`,
       });
     }
   }

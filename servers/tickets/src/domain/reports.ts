@@ -1,4 +1,4 @@
-import { type Completion, NotFound } from '@shipyard/core';
+import { type Completion, InvalidInput, NotFound } from '@shipyard/core';
 import { and, asc, count, countDistinct, desc, eq, inArray, like, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { history, links, projects, tickets } from '../db/schema.js';
@@ -13,11 +13,9 @@ import {
   localDate,
   OPEN_STATUSES,
   PRIORITIES,
-  PROJECT_KEY,
   priorityRank,
   STATUSES,
   sqlList,
-  TICKET_KEY,
   type TicketRow,
   type Tx,
   toTicket,
@@ -67,22 +65,24 @@ function decoded(value: string | undefined): string {
 /** A key or project key from a URI as stored: decoded, trimmed, upper-cased (`ship-2` is SHIP-2). */
 export const uriKey = (value: string | undefined) => decoded(value).toUpperCase();
 
-/** A ticket named by a resource URI; anything that is not an existing key is NotFound (-32002). */
-export function ticketForResource(db: Tx, value: string | undefined): TicketRow {
-  const key = uriKey(value);
-  if (!TICKET_KEY.test(key)) {
-    throw new NotFound(`No ticket "${clip(key, 40)}"; ticket keys look like SHIP-42`);
+/**
+ * What a resource URI names, found as the tools find it (near-miss keys answered alike), but anything that
+ * is not an existing key is NotFound (-32002), a resource's answer for a URI that names nothing.
+ */
+function forResource<T>(find: () => T): T {
+  try {
+    return find();
+  } catch (error) {
+    if (error instanceof InvalidInput) throw new NotFound(error.message, { hint: error.hint });
+    throw error;
   }
-  return getTicketRow(db, key);
 }
 
-function projectForResource(db: Tx, value: string | undefined) {
-  const key = uriKey(value);
-  if (!PROJECT_KEY.test(key)) {
-    throw new NotFound(`No project "${clip(key, 40)}"; project keys look like SHIP`);
-  }
-  return getProjectRow(db, key);
-}
+export const ticketForResource = (db: Tx, value: string | undefined): TicketRow =>
+  forResource(() => getTicketRow(db, decoded(value)));
+
+const projectForResource = (db: Tx, value: string | undefined) =>
+  forResource(() => getProjectRow(db, decoded(value)));
 
 // ---------------------------------------------------------------------------------------------------------
 // tickets://projects

@@ -391,14 +391,17 @@ function afterKey(sort: Sort, after: SortKey | undefined): SortKey | undefined {
   return after;
 }
 
+/** What is wrong with text parseInstant does not read: its shape, or a day or time that does not exist. */
+export function instantProblem(text: string): string {
+  return ISO_INSTANT.test(text.trim())
+    ? 'must be a real calendar date (and time), e.g. 2025-01-31 or 2025-01-31T09:30:00Z'
+    : 'must be an ISO date or datetime, e.g. 2025-01-31 or 2025-01-31T09:30:00Z';
+}
+
 function sinceOf(value: string | undefined, name: string): string | undefined {
   if (value === undefined) return undefined;
   const at = parseInstant(value);
-  if (!at) {
-    throw new InvalidInput(
-      `\`${name}\` must be an ISO date or datetime, e.g. 2025-01-31 or 2025-01-31T09:30:00Z`,
-    );
-  }
+  if (!at) throw new InvalidInput(`\`${name}\` ${instantProblem(value)}`);
   return at;
 }
 

@@ -1,6 +1,6 @@
 import { defineTool, paginationInput, paginationOutput, type ToolContext, z } from '@shipyard/core';
 import { PRIORITIES, STATUSES } from '../domain/model.js';
-import { EXTRA_FIELDS, parseInstant, SORTS, searchTickets } from '../domain/search.js';
+import { EXTRA_FIELDS, instantProblem, parseInstant, SORTS, searchTickets } from '../domain/search.js';
 import type { TicketsDeps } from '../server.js';
 import { fields, resolvePerson, TicketSummarySchema } from './shared.js';
 
@@ -8,7 +8,9 @@ const since = (what: string) =>
   z
     .string()
     .max(40)
-    .refine((value) => parseInstant(value) !== undefined, 'Use an ISO date or datetime, e.g. 2025-01-31')
+    .refine((value) => parseInstant(value) !== undefined, {
+      error: ({ input }) => instantProblem(String(input)),
+    })
     .optional()
     .describe(`${what} since, ISO date(time)`);
 

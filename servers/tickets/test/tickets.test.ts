@@ -602,6 +602,9 @@ describe('update_ticket', () => {
     await seedProject(client, 'NEW', 'New');
     const empty = await updateError({ key: 'NEW-1', title: 'x' }, 'not_found');
     expect(empty.message).toBe('No ticket NEW-1: NEW has no tickets yet');
+    expect((await updateError({ key: 'new', title: 'x' }, 'invalid_input')).hint).toBe(
+      'NEW has no tickets yet',
+    );
   });
 
   it('reads a mention as the name it mentions: @ana is ana', async () => {

@@ -247,7 +247,10 @@ function notAKey(db: Tx, given: string, normalised: string): InvalidInput {
     const project = db.select().from(projects).where(eq(projects.key, normalised)).get();
     if (project) {
       return new InvalidInput(`${message}: ${normalised} is a project key`, {
-        hint: `A ticket key adds its number (${normalised}-1 to ${normalised}-${project.lastNumber}); call search_tickets with project ${normalised} to find it`,
+        hint:
+          project.lastNumber === 0
+            ? `${normalised} has no tickets yet`
+            : `A ticket key adds its number (${normalised}-1 to ${normalised}-${project.lastNumber}); call search_tickets with project ${normalised} to find it`,
       });
     }
   }

@@ -646,18 +646,15 @@ export class Runtime {
 
   private async readResource(uri: string) {
     const match = this.matchResource(uri);
-    const { resource } = match;
-    let contents: Awaited<ReturnType<Runtime['resourceContents']>>;
     try {
-      contents = await this.resourceContents(uri, match);
+      return { contents: [await this.resourceContents(uri, match)] };
     } catch (error) {
       // The hint goes with the message: a resource error has no other field a model is sure to see.
       if (error instanceof NotFound) throw new RpcError(RESOURCE_NOT_FOUND, withHint(error), { uri });
       if (isShipyardError(error)) throw new RpcError(ErrorCode.InvalidParams, withHint(error), { uri });
-      const safe = this.internal(`resource ${resource.def.name}`, error);
+      const safe = this.internal(`resource ${match.resource.def.name}`, error);
       throw new RpcError(ErrorCode.InternalError, safe.message);
     }
-    return { contents: [contents] };
   }
 
   private async getPrompt(name: string, args: Record<string, string>) {

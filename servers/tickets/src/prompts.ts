@@ -25,7 +25,8 @@ const DATA_RULE =
 const keyArg = {
   description: 'Ticket key, e.g. SHIP-42',
   required: true,
-  complete: (value: string, ctx: { deps: TicketsDeps }) => completeTicketKeys(ctx.deps.db, value),
+  complete: (value: string, ctx: { deps: TicketsDeps }) =>
+    completeTicketKeys(ctx.deps.db, value, { openOnly: true }),
 };
 
 const projectArg = {

@@ -1,4 +1,4 @@
-import { badValues, expectRpcError, promptText } from '@shipyard/testing';
+import { badValues, callOk, expectRpcError, promptText } from '@shipyard/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
 
@@ -198,5 +198,22 @@ describe('prompts', () => {
     expect(await complete('release-notes', 'project', 'SHI')).toEqual(['SHIP']);
     expect(await complete('project-status', 'project', 's')).toEqual(['SHIP', 'SHOP']);
     expect(await complete('release-notes', 'since', '2025')).toEqual([]);
+  });
+
+  it('offers open tickets only for the workflows on open work, also when nothing is typed', async () => {
+    await callOk(client, 'transition_ticket', { key: 'SHIP-10', status: 'cancelled' });
+    expect(await complete('triage-ticket', 'key', 'SHIP-1')).toEqual(['SHIP-1', 'SHIP-11', 'SHIP-12']);
+    const anything = await complete('break-down-ticket', 'key', '');
+    expect([...anything].sort()).toEqual(
+      Array.from({ length: 12 }, (_, i) => `SHIP-${i + 1}`)
+        .filter((key) => key !== 'SHIP-10')
+        .sort(),
+    );
+    // A resource can show any ticket, closed ones too.
+    const { completion } = await client.complete({
+      ref: { type: 'ref/resource', uri: 'tickets://{key}' },
+      argument: { name: 'key', value: 'SHIP-1' },
+    });
+    expect(completion.values).toEqual(['SHIP-1', 'SHIP-10', 'SHIP-11', 'SHIP-12']);
   });
 });

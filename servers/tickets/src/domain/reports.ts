@@ -475,24 +475,34 @@ export function completeProjects(db: Tx, typed: string): Completion {
 /**
  * Ticket keys for what was typed, with how many match. `SHIP-4` gives SHIP-4, SHIP-40…SHIP-49, SHIP-400…
  * (numeric order); `SHIP-` or `SH` give the keys of the matching projects in numeric order; nothing typed
- * gives the most recently updated tickets.
+ * gives the most recently updated tickets. `openOnly` leaves out done and cancelled tickets.
  */
-export function completeTicketKeys(db: Tx, typed: string): Completion {
+export function completeTicketKeys(db: Tx, typed: string, scope: { openOnly?: boolean } = {}): Completion {
   const text = typed.trim().toUpperCase();
+  // A workflow on open work (triage, break-down) is offered open tickets only.
+  const open = scope.openOnly ? inArray(tickets.status, [...OPEN_STATUSES]) : undefined;
   if (text === '') {
-    const values = recentTickets(db, LIMITS.completions).map((row) => row.key);
-    return { values, total: db.select({ n: count() }).from(tickets).get()?.n ?? 0 };
+    return firstKeys(
+      db
+        .select({ key: tickets.key })
+        .from(tickets)
+        .where(open)
+        .orderBy(desc(tickets.updatedAt), desc(tickets.id)),
+      () => db.select({ n: count() }).from(tickets).where(open).get()?.n ?? 0,
+    );
   }
   const match = /^([A-Z][A-Z0-9]*)(?:-([0-9]*))?$/.exec(text);
   if (!match) return [];
   const [, project = '', digits] = match;
-  const where =
+  const where = and(
+    open,
     digits === undefined
       ? like(projects.key, `${project}%`)
       : and(
           eq(projects.key, project),
           digits ? sql`cast(${tickets.number} as text) like ${`${digits}%`}` : undefined,
-        );
+        ),
+  );
   const order = digits === undefined ? [asc(projects.key), asc(tickets.number)] : [asc(tickets.number)];
   const inProject = eq(projects.id, tickets.projectId);
   return firstKeys(

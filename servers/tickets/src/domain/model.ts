@@ -136,7 +136,7 @@ export function toTicket(db: Tx, row: TicketRow): Ticket {
   const parent = row.parentId ? keyOfId(db, row.parentId) : null;
   return {
     ...toSummary(row),
-    project: row.key.slice(0, row.key.lastIndexOf('-')),
+    project: projectOfKey(row.key),
     description: row.description,
     reporter: row.reporter,
     estimate: row.estimate,
@@ -168,9 +168,7 @@ export function getProjectRow(db: Tx, key: string): ProjectRow {
       hint: `Pass the project key, ${projectOfKey(normalised)}`,
     });
   }
-  const row = PROJECT_KEY.test(normalised)
-    ? db.select().from(projects).where(eq(projects.key, normalised)).get()
-    : undefined;
+  const row = PROJECT_KEY.test(normalised) ? findProjectRow(db, normalised) : undefined;
   if (!row) throw projectNotFound(clip(key.trim(), 40));
   return row;
 }
@@ -184,6 +182,7 @@ export function getTicketRow(db: Tx, key: string): TicketRow {
 }
 
 const findTicketRow = (db: Tx, key: string) => db.select().from(tickets).where(eq(tickets.key, key)).get();
+const findProjectRow = (db: Tx, key: string) => db.select().from(projects).where(eq(projects.key, key)).get();
 
 /** A number alone (`42`, `#42`). */
 const NUMBER_ONLY = /^#?\s*0*([1-9][0-9]{0,8})$/;
@@ -244,7 +243,7 @@ function notAKey(db: Tx, given: string, normalised: string): InvalidInput {
     });
   }
   if (PROJECT_KEY.test(normalised)) {
-    const project = db.select().from(projects).where(eq(projects.key, normalised)).get();
+    const project = findProjectRow(db, normalised);
     if (project) {
       return new InvalidInput(`${message}: ${normalised} is a project key`, {
         hint:
@@ -277,11 +276,7 @@ function notAKey(db: Tx, given: string, normalised: string): InvalidInput {
 /** NotFound for a well-formed key, saying whether its project exists and how far its keys go. */
 function noSuchTicket(db: Tx, key: string): NotFound {
   const projectKey = projectOfKey(key);
-  const project = db
-    .select({ lastNumber: projects.lastNumber })
-    .from(projects)
-    .where(eq(projects.key, projectKey))
-    .get();
+  const project = findProjectRow(db, projectKey);
   if (!project) {
     return new NotFound(`No ticket ${key}: there is no project ${projectKey}`, {
       hint: 'Call list_projects to see the project keys',
@@ -328,7 +323,7 @@ export function recordHistory(
 
 /** URIs of the resources a change to this ticket touches (its history only when the change writes one). */
 export function ticketUris(key: string, { history = true } = {}): string[] {
-  const project = key.slice(0, key.lastIndexOf('-'));
+  const project = projectOfKey(key);
   return [
     `tickets://${key}`,
     ...(history ? [`tickets://${key}/history`] : []),

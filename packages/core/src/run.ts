@@ -80,7 +80,7 @@ export async function runServer(
   const log = createLogger(name ?? 'server', { level: config.logLevel });
   // Nothing before the transport is up: HTTP warms up before it listens and handles a failure there. Then a
   // graceful stop (below).
-  let warmUpFailed = () => {};
+  let stopAfterFailedWarmUp = () => {};
   let runtime: Runtime;
   try {
     const definition = typeof server === 'function' ? await server(config, log) : server;
@@ -89,7 +89,7 @@ export async function runServer(
       ...(config.tools ? { tools: config.tools } : {}),
       ...(config.user ? { user: config.user } : {}),
       logger: log,
-      onWarmUpError: () => warmUpFailed(),
+      onWarmUpError: () => stopAfterFailedWarmUp(),
     });
   } catch (error) {
     if (error instanceof ConfigError || error instanceof UsageError) return fail(error.message);
@@ -153,7 +153,7 @@ export async function runServer(
   };
   // A client may have sent more than initialize before warm-up failed (tools/list needs no database): the
   // messages already read are answered (setImmediate lets the initialize answer go out first), then it stops.
-  warmUpFailed = () => {
+  stopAfterFailedWarmUp = () => {
     exitCode = 1;
     if (exit) setImmediate(() => shutdown('warm-up failed'));
   };

@@ -130,6 +130,8 @@ describe('the built bin', () => {
         .map((message) => `${JSON.stringify(message)}\n`)
         .join(''),
     );
+    // A one-shot client closes its end right away: the exit code still says warm-up failed.
+    child.stdin.end();
     expect(await exited).toBe(1);
     const ids = stdout
       .split('\n')

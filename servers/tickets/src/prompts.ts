@@ -60,9 +60,9 @@ export const triageTicket = definePrompt<TicketsDeps>({
           `Triage ticket ${k}. It is attached below as it is now: fields, version, description, links and ` +
             'last comments.',
           `1. Call \`find_similar_tickets\` with its title and description (it finds ${k} too: skip it). If ` +
-            `another ticket is clearly the same work, say so and offer to close ${k} as its copy: ` +
-            `\`link_tickets\` with key ${k}, type duplicates and the other ticket as target, then ` +
-            `\`transition_ticket\` ${k} to cancelled with resolution duplicate. Stop there if I agree.`,
+            `another ticket is clearly the same work, say so and offer to close ${k} as its copy. If I agree, ` +
+            `call \`link_tickets\` with key ${k}, type duplicates and the other ticket as target, then ` +
+            `\`transition_ticket\` ${k} to cancelled with resolution duplicate, and stop there.`,
           '2. Call `search_tickets` with two or three words of the title: its summaries show the type, ' +
             'priority, labels and assignee of related tickets.',
           '3. Propose, each with a one-line reason: type (bug, feature, task, chore), priority (urgent, high, ' +
@@ -70,8 +70,8 @@ export const triageTicket = definePrompt<TicketsDeps>({
             'assignee (someone who works on related tickets; `search_tickets` with that assignee and status ' +
             'backlog, todo, in_progress and in_review shows their open load). Say what is missing from the ' +
             'description, if anything.',
-          '4. Wait for my answer. Apply what I accept with one `update_ticket`, passing expected_version as ' +
-            'shown below (on a conflict, call `get_ticket` and re-check); its labels replace the whole list. ' +
+          '4. Wait for my answer. Apply what I accept with one `update_ticket`, passing as expected_version ' +
+            'the version shown below (on a conflict, call `get_ticket` and re-check); its labels replace the whole list. ' +
             'If I say it is ready and it is in backlog, move it to todo with `transition_ticket`, passing the ' +
             'version update_ticket returned.',
           DATA_RULE,

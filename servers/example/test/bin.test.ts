@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,38 @@ beforeAll(() => {
 afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+};
+const INITIALIZED = { jsonrpc: '2.0', method: 'notifications/initialized' };
+const line = (message: unknown) => `${JSON.stringify(message)}\n`;
+
+/** The bin started with a data dir that cannot be created (a file stands where its parent should be). */
+function spawnOnBlockedDir(args: string[] = []) {
+  const blocker = join(dataDir, 'not-a-dir');
+  writeFileSync(blocker, '');
+  const child = spawn(process.execPath, [bin, ...args, '--data-dir', join(blocker, 'data')], {
+    stdio: 'pipe',
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk;
+  });
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited: new Promise<number | null>((resolve) => child.once('exit', resolve)),
+  };
+}
 
 describe('the built bin', () => {
   it('serves tools, resources and prompts over stdio on its SQLite file', async () => {
@@ -77,86 +110,38 @@ describe('the built bin', () => {
   });
 
   it('answers initialize before opening the database, and stops with a clear log if it cannot', async () => {
-    const { spawn } = await import('node:child_process');
-    const blocker = join(dataDir, 'not-a-dir');
-    writeFileSync(blocker, '');
-    const child = spawn(process.execPath, [bin, '--data-dir', join(blocker, 'data')], { stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.stdin.write(
-      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`,
-    );
+    const run = spawnOnBlockedDir();
+    run.child.stdin.write(line(INITIALIZE));
     // A spawned Node process can take over a second to answer when the whole suite runs at once.
-    await expect.poll(() => stdout, { timeout: 15_000 }).toContain('"id":1');
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-    expect(await exited).toBe(1);
-    expect(stderr).toContain('warm-up failed');
-    expect(stderr).toMatch(/ENOTDIR|EEXIST/);
+    await expect.poll(run.stdout, { timeout: 15_000 }).toContain('"id":1');
+    run.child.stdin.write(line(INITIALIZED));
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toContain('warm-up failed');
+    expect(run.stderr()).toMatch(/ENOTDIR|EEXIST/);
   });
 
   it('answers what a client sent at once before it stops on a bad data dir', async () => {
-    const { spawn } = await import('node:child_process');
-    const blocker = join(dataDir, 'not-a-dir');
-    writeFileSync(blocker, '');
-    const child = spawn(process.execPath, [bin, '--data-dir', join(blocker, 'data')], { stdio: 'pipe' });
-    let stdout = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const run = spawnOnBlockedDir();
     // initialize, initialized and tools/list in one write, as a client that does not wait may send them.
-    child.stdin.write(
-      [
-        {
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 't', version: '1' },
-          },
-        },
-        { jsonrpc: '2.0', method: 'notifications/initialized' },
-        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-      ]
-        .map((message) => `${JSON.stringify(message)}\n`)
-        .join(''),
+    run.child.stdin.write(
+      [INITIALIZE, INITIALIZED, { jsonrpc: '2.0', id: 2, method: 'tools/list' }].map(line).join(''),
     );
     // A one-shot client closes its end right away: the exit code still says warm-up failed.
-    child.stdin.end();
-    expect(await exited).toBe(1);
-    const ids = stdout
+    run.child.stdin.end();
+    expect(await run.exited).toBe(1);
+    const ids = run
+      .stdout()
       .split('\n')
       .filter(Boolean)
-      .map((line) => (JSON.parse(line) as { id?: number }).id);
+      .map((text) => (JSON.parse(text) as { id?: number }).id);
     expect(ids).toEqual([1, 2]);
   });
 
   it('over HTTP, stops on a bad data dir before it listens', async () => {
-    const { spawn } = await import('node:child_process');
-    const blocker = join(dataDir, 'not-a-dir');
-    writeFileSync(blocker, '');
-    const child = spawn(
-      process.execPath,
-      [bin, '--transport', 'http', '--port', '0', '--data-dir', join(blocker, 'data')],
-      { stdio: 'pipe' },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(await exited).toBe(1);
-    expect(stderr).toMatch(/ENOTDIR|EEXIST/);
-    expect(stderr).not.toContain('listening on');
+    const run = spawnOnBlockedDir(['--transport', 'http', '--port', '0']);
+    expect(await run.exited).toBe(1);
+    expect(run.stderr()).toMatch(/ENOTDIR|EEXIST/);
+    expect(run.stderr()).not.toContain('listening on');
   });
 
   it('prints the package version', async () => {

@@ -404,7 +404,7 @@ function naiveJoin(input) {
   const from = 'tickets_fts JOIN tickets ON tickets.id = tickets_fts.rowid WHERE tickets_fts MATCH ?';
   const items = sqlite
     .prepare(
-      `SELECT tickets.key FROM ${from} ORDER BY bm25(tickets_fts, 10.0, 1.0), tickets.id DESC LIMIT 20`,
+      `SELECT tickets.key FROM ${from} ORDER BY bm25(tickets_fts, 1000.0, 1.0), tickets.id DESC LIMIT 20`,
     )
     .all(match);
   return { items, total: sqlite.prepare(`SELECT count(*) FROM ${from}`).pluck().get(match) };

@@ -60,6 +60,16 @@ describe('text search', () => {
     expect(page.next_cursor).toBeNull();
   });
 
+  it('ranks a title match first even when its description is long (a pasted log)', async () => {
+    // bm25 normalises by the length of the whole ticket, so with a light title weight a long description
+    // sank a title match below a one-word mention in a short description.
+    const log = Array.from({ length: 300 }, (_, i) => `worker ${i} retried the queue job and timed out`);
+    await seedTicket(client, { title: 'Refund webhook retries forever', description: log.join('\n') });
+    await seedTicket(client, { title: 'Tidy logging config', description: 'The refund code logs too much.' });
+    for (let i = 0; i < 10; i++) await seedTicket(client, { title: `Filler ${i}`, description: 'Short.' });
+    expect(await keys({ query: 'refund' })).toEqual(['SHIP-1', 'SHIP-2']);
+  });
+
   it('needs every word, matches stems, and takes a trailing * as a prefix', async () => {
     await seedTicket(client, { title: 'App crashes when saving files' });
     await seedTicket(client, { title: 'Saving is slow' });
@@ -625,7 +635,7 @@ describe('many hits', () => {
         total: database.sqlite.prepare(`SELECT count(*) FROM ${from}`).pluck().get(match),
         keys: database.sqlite
           .prepare(
-            `SELECT tickets.key FROM ${from} ORDER BY bm25(tickets_fts, 10.0, 1.0), tickets.id DESC LIMIT 20 OFFSET ${offset}`,
+            `SELECT tickets.key FROM ${from} ORDER BY bm25(tickets_fts, 1000.0, 1.0), tickets.id DESC LIMIT 20 OFFSET ${offset}`,
           )
           .pluck()
           .all(match),

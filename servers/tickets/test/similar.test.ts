@@ -56,6 +56,31 @@ it('ranks the nearest duplicate first, best score first', async () => {
   expect(values.every((score) => Math.round(score * 100) === score * 100)).toBe(true);
 });
 
+it('finds a duplicate whose description is long among many tickets sharing its title words', async () => {
+  // Candidates are the best bm25 title hits; bm25 normalises by the whole ticket's length, so a stack trace
+  // in the description pushed a same-titled ticket out of them.
+  const trace = Array.from({ length: 60 }, (_, i) => `    at handler${i} (src/cart/checkout.ts:${i + 10}:5)`);
+  const target = await seedTicket(client, {
+    project: 'WEB',
+    title: 'Checkout flow returns 500 when the cart is empty',
+    description: `TypeError: cannot read total\n${trace.join('\n')}`,
+  });
+  const parts = ['Search', 'Header', 'Footer', 'Profile', 'Orders', 'Wishlist', 'Banner', 'Login'];
+  for (const part of parts) {
+    for (const problem of ['is slow', 'times out', 'flickers', 'shows nothing', 'logs an error']) {
+      await seedTicket(client, { project: 'WEB', title: `${part} ${problem} when the cart is empty` });
+    }
+  }
+  // Enough other tickets that the shared words keep some weight, a score of them naming the checkout.
+  for (let i = 0; i < 100; i++) {
+    const part = i % 5 === 0 ? 'checkout' : (parts[i % parts.length] ?? 'search').toLowerCase();
+    await seedTicket(client, { project: 'WEB', title: `Refactor the ${part} module, step ${i}` });
+  }
+  const found = await scores({ title: 'Checkout crashes with an empty cart', limit: 20 });
+  expect(found[target.key]).toBeGreaterThanOrEqual(0.3);
+  expect(Object.keys(found)[0]).toBe(target.key);
+});
+
 it('leaves unrelated tickets out, even when bm25 finds them', async () => {
   expect((await similar({ title: 'Upgrade the database driver' })).items).toEqual([]);
   // "crash" matches the CSV ticket's description, but its title shares no word.

@@ -32,8 +32,15 @@ import {
 export const MAX_QUERY_WORDS = 16;
 /** A description in a list is cut to this many characters. */
 export const LIST_DESCRIPTION_CHARS = 500;
-/** bm25 weights of the FTS columns (title, description): a title hit counts ten times a description hit. */
-const BM25 = sql.raw('bm25(tickets_fts, 10.0, 1.0)');
+/**
+ * bm25 weights of the FTS columns (title, description). FTS5's bm25 divides by the length of the whole
+ * ticket, title and description together, so a light title weight let a long description (a pasted log or
+ * stack trace) sink its own title match below a one-word mention elsewhere. At a thousand a title word
+ * scores nearly the most bm25 gives a word whatever the description's length (over 80% of it at a hundred
+ * times the average length), so title matches rank by how many query words they hold and how rare those
+ * are; description words still add as bm25 counts them.
+ */
+const BM25 = sql.raw('bm25(tickets_fts, 1000.0, 1.0)');
 /** Above this many text hits (and no filter), a non-relevance sort walks its index instead of sorting hits. */
 const DENSE_HITS = 2_000;
 

@@ -228,6 +228,9 @@ describe('tickets://{key}', () => {
     await seedTicket(client, { title: 'Auth API' });
     await seedTicket(client, { title: 'Child task', parent: 'SHIP-1' });
     await callOk(client, 'link_tickets', { key: 'SHIP-1', type: 'blocked_by', target: 'SHIP-2' });
+    // Comments on another ticket first: the ticket page numbers its own comments, not the table's rows.
+    for (let i = 1; i <= 3; i++)
+      await callOk(client, 'add_ticket_comment', { key: 'SHIP-2', body: `Other ${i}` });
     for (let i = 1; i <= 7; i++)
       await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: `Comment ${i}` });
 
@@ -253,6 +256,8 @@ describe('tickets://{key}', () => {
     expect(text).toContain('## Comments (last 5 of 7)');
     expect(text).not.toContain('Comment 2\n');
     expect(text.indexOf('Comment 3')).toBeLessThan(text.indexOf('Comment 7'));
+    const headings = text.match(/^### Comment \d+/gm);
+    expect(headings).toEqual([3, 4, 5, 6, 7].map((n) => `### Comment ${n}`));
   });
 
   it('shows the first 10,000 characters of a long description and says where the rest is', async () => {

@@ -375,8 +375,9 @@ export function ticketMarkdown(db: Tx, value: string | undefined): string {
     `## Comments (${commentCount > comments.length ? `last ${comments.length} of ${commentCount}` : commentCount})`,
     '',
     ...(comments.length
-      ? comments.flatMap((c) => [
-          `### Comment ${c.id} by ${c.author === null ? 'unknown' : quoted(c.author)} at ${c.created_at}`,
+      ? comments.flatMap((c, i) => [
+          // Numbered on this ticket (the last shown is comment commentCount), not by the table's row ids.
+          `### Comment ${commentCount - comments.length + i + 1} by ${c.author === null ? 'unknown' : quoted(c.author)} at ${c.created_at}`,
           '',
           fenced(c.body),
           '',

@@ -823,13 +823,14 @@ describe('transition_ticket', () => {
     expect(back.hint).toContain('todo');
   });
 
-  it('routes a move back to an open status through cancelled, never through done', async () => {
+  it('offers a comment for a move back to an open status, or a restart through cancelled, never done', async () => {
     await setup(1);
     for (const status of ['todo', 'in_progress', 'in_review'] as const) await move({ key: 'SHIP-1', status });
     const error = await moveError({ key: 'SHIP-1', status: 'in_progress' }, 'invalid_input');
     expect(error.hint).toBe(
-      'Move it one step per call: in_review -> cancelled -> todo -> in_progress, with a resolution for the ' +
-        'cancel that says why (e.g. "sent back")',
+      'There is no step back from in_review to in_progress. To keep it in_review and say why, call ' +
+        'add_ticket_comment; to restart the work, move it one step per call: in_review -> cancelled -> todo ' +
+        '-> in_progress, with a resolution for the cancel that says why (e.g. "sent back")',
     );
   });
 

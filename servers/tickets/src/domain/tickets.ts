@@ -406,6 +406,26 @@ function pathBetween(from: Status, to: Status): Status[] | undefined {
   return path;
 }
 
+/**
+ * How to get where a refused move wanted to go. A way back to an open status passes through cancelled, so
+ * the hint first offers what a team usually means (a review that sent it back stays where it is, with a
+ * comment saying why) rather than steering every such move into a cancellation.
+ */
+function transitionHint(
+  from: Status,
+  to: Status,
+  path: Status[] | undefined,
+  allowed: readonly Status[],
+): string {
+  if (from === to || !path) return `Pass status ${orList(allowed)}`;
+  const steps = `one step per call: ${[from, ...path].join(' -> ')}`;
+  if (!path.slice(0, -1).includes('cancelled')) return `Move it ${steps}`;
+  return (
+    `There is no step back from ${from} to ${to}. To keep it ${from} and say why, call add_ticket_comment; ` +
+    `to restart the work, move it ${steps}, with a resolution for the cancel that says why (e.g. "sent back")`
+  );
+}
+
 const orList = (items: readonly string[]) =>
   items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 
@@ -427,14 +447,7 @@ export function transitionTicket(db: TicketsDb, input: TransitionTicket, user?: 
             ? `${row.key} is already ${row.status}; from ${row.status} it can move to ${orList(allowed)}`
             : `${row.key} cannot move from ${row.status} to ${input.status}; from ${row.status} it can move to ${orList(allowed)}`,
           {
-            hint:
-              input.status !== row.status && path
-                ? `Move it one step per call: ${[row.status, ...path].join(' -> ')}${
-                    path.slice(0, -1).includes('cancelled')
-                      ? ', with a resolution for the cancel that says why (e.g. "sent back")'
-                      : ''
-                  }`
-                : `Pass status ${orList(allowed)}`,
+            hint: transitionHint(row.status, input.status, path, allowed),
             details: { status: row.status, allowed },
           },
         );

@@ -2,7 +2,10 @@ import { request as httpRequest } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import {
+  LATEST_PROTOCOL_VERSION,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, type HttpHandle, type HttpOptions, Runtime, startHttp } from '../src/index.js';
 import { createSample, LEAKY_MESSAGE } from './fixtures/sample.js';
@@ -533,8 +536,25 @@ describe('Streamable HTTP', () => {
   });
 
   it('closes idle sessions, but not one listening on a GET stream', async () => {
-    const { handle } = await serve({ idleTimeoutMs: 150 });
+    // The client opens its GET stream a moment after initialize: the timeout leaves it time to under load
+    // (at 150 ms a busy machine saw the session closed first).
+    const { handle, runtime } = await serve({ idleTimeoutMs: 1_000 });
     const listening = await connectHttp(handle);
+    // A resources/updated sent outside any request travels on the GET stream: once one arrives, it is open.
+    let heard = 0;
+    listening.client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => {
+      heard++;
+    });
+    await listening.client.subscribeResource({ uri: 'notes://index' });
+    await expect
+      .poll(
+        () => {
+          runtime.changed('notes://index');
+          return heard;
+        },
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(0);
     const idle = await connectHttp(handle);
     // The client opens its GET stream right after initialize; the idle one's is closed here.
     await idle.transport.close();

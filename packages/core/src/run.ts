@@ -10,6 +10,22 @@ import { checkedStdin } from './stdio.js';
 /** How long shutdown waits for the calls and requests in flight. */
 const DRAIN_MS = 10_000;
 
+/**
+ * Resolves once what was written to a stream so far has been handed to the OS, or at the deadline: a reader
+ * that stopped reading must not hold the exit for ever.
+ */
+function flushed(stream: NodeJS.WriteStream, deadline: number): Promise<void> {
+  if (stream.writableLength === 0 || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+    // Writes complete in order: this empty one's callback runs once everything before it is written.
+    stream.write('', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 export type ServerFactory<Deps = any> = (
   config: ServerConfig,
   log: Logger,
@@ -143,13 +159,18 @@ export async function runServer(
   let exitCode = 0;
   const shutdown = (reason: string) => {
     log.debug(`shutting down (${reason})`);
-    stop().then(
-      () => exit && process.exit(exitCode),
-      (error: unknown) => {
-        log.error('shutdown failed', { error });
-        if (exit) process.exit(1);
-      },
-    );
+    const deadline = Date.now() + 2 * DRAIN_MS;
+    stop()
+      // Over stdio the answers of the last calls may still wait in stdout's buffer (a host reading slowly):
+      // process.exit would drop them, and a client would retry writes that were made.
+      .then(() => Promise.all([flushed(process.stdout, deadline), flushed(process.stderr, deadline)]))
+      .then(
+        () => exit && process.exit(exitCode),
+        (error: unknown) => {
+          log.error('shutdown failed', { error });
+          if (exit) process.exit(1);
+        },
+      );
   };
   // A client may have sent more than initialize before warm-up failed (tools/list needs no database): the
   // messages already read are answered (setImmediate lets the initialize answer go out first), then it stops.

@@ -328,6 +328,37 @@ describe('the bin', () => {
     expect(await proc.exited).toEqual({ code: 0, signal: null });
   });
 
+  it('answers every call it read before stdin closed, to a host that reads its answers late', async () => {
+    // The answers outgrow the pipe while nobody reads: they wait in the server's stdout buffer, which
+    // process.exit used to drop (30 of 1,000 answers arrived).
+    const proc = start(['--log-level', 'debug']);
+    await initialize(proc);
+    proc.child.stdout.pause();
+    const calls = 1_000;
+    const text = 'x'.repeat(100);
+    for (let id = 2; id < calls + 2; id++) {
+      proc.send({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'slow_echo', arguments: { text, ms: 0 } },
+      });
+    }
+    proc.child.stdin.end();
+    // Read again only once the server has begun to shut down.
+    await proc.waitForStderr(/shutting down \(stdin closed\)/);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    proc.child.stdout.resume();
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+    const answered = proc
+      .stdout()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { id: number; result?: { structuredContent?: { text?: string } } })
+      .filter((message) => message.result?.structuredContent?.text === text);
+    expect(new Set(answered.map((message) => message.id)).size).toBe(calls);
+  });
+
   it('exits 0 on SIGINT', async () => {
     const proc = start([]);
     await initialize(proc);

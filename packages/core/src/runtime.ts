@@ -34,7 +34,7 @@ import type {
 import { databaseBusy, Forbidden, isShipyardError, NotFound, ShipyardError } from './errors.js';
 import { createLogger, type Logger, stackOf } from './logger.js';
 import { toolListing } from './schema.js';
-import { describeIssues, easeEnumValues, type Suggestion, suggestArguments } from './validation.js';
+import { describeIssues, easeEnumValues, named, type Suggestion, suggestArguments } from './validation.js';
 
 /** JSON-RPC error code for a resource that does not exist (MCP spec). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -43,6 +43,10 @@ const MAX_COMPLETIONS = 100;
  * refuses patterns over 50,000 bytes). */
 const MAX_COMPLETION_VALUE = 1_000;
 const MAX_PROMPT_ARG_CHARS = 10_000;
+/** A resource URI longer than this is refused before any template sees it (the usual URL limit). */
+const MAX_URI_CHARS = 2_048;
+/** Subscriptions one session may hold, counting each spelling: each is kept in memory until unsubscribed. */
+export const MAX_SUBSCRIPTIONS = 1_000;
 
 /** An error's message followed by its hint, for answers that carry one text. */
 const withHint = (error: { message: string; hint?: string | undefined }) =>
@@ -415,6 +419,14 @@ export class Runtime {
       const { uri } = request.params;
       const canonical = this.canonicalUri(uri);
       const spellings = session.subscriptions.get(canonical) ?? new Set();
+      let held = 0;
+      for (const set of session.subscriptions.values()) held += set.size;
+      if (!spellings.has(uri) && held >= MAX_SUBSCRIPTIONS) {
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          `This session holds ${held} subscriptions, the most it may; unsubscribe from some first`,
+        );
+      }
       session.subscriptions.set(canonical, spellings.add(uri));
       this.watchWhileSubscribed();
       return {};
@@ -509,7 +521,7 @@ export class Runtime {
       }
       throw new RpcError(
         ErrorCode.InvalidParams,
-        `Unknown tool: ${name}. Available tools: ${this.toolNames.join(', ')}`,
+        `Unknown tool: ${named(name)}. Available tools: ${this.toolNames.join(', ')}`,
       );
     }
     let parsed = tool.input.safeParse(args ?? {}, { reportInput: true });
@@ -621,6 +633,12 @@ export class Runtime {
   }
 
   private matchResource(uri: string): { resource: CompiledResource; params: Record<string, string> } {
+    if (uri.length > MAX_URI_CHARS) {
+      throw new RpcError(
+        ErrorCode.InvalidParams,
+        `A resource URI has at most ${MAX_URI_CHARS} characters; this one has ${uri.length}`,
+      );
+    }
     for (const resource of this.resources) {
       if (!resource.template) {
         if (resource.def.uri === uri) return { resource, params: {} };
@@ -634,7 +652,7 @@ export class Runtime {
         return { resource, params };
       }
     }
-    throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+    throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${named(uri)}`, { uri });
   }
 
   /** A resource's contents as resources/read answers them; errors as the resource's read throws them. */
@@ -662,7 +680,7 @@ export class Runtime {
     if (!prompt) {
       throw new RpcError(
         ErrorCode.InvalidParams,
-        `Unknown prompt: ${name}. Available prompts: ${[...this.prompts.keys()].join(', ')}`,
+        `Unknown prompt: ${named(name)}. Available prompts: ${[...this.prompts.keys()].join(', ')}`,
       );
     }
     const allowed = Object.keys(prompt.args);
@@ -710,11 +728,11 @@ export class Runtime {
     let complete: CompleteFn<unknown> | undefined;
     if (ref.type === 'ref/prompt') {
       const prompt = this.prompts.get(ref.name);
-      if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
+      if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${named(ref.name)}`);
       complete = prompt.args[argument.name]?.complete;
     } else {
       const resource = this.resources.find((r) => r.def.uri === ref.uri);
-      if (!resource) throw new RpcError(RESOURCE_NOT_FOUND, `Unknown resource template: ${ref.uri}`);
+      if (!resource) throw new RpcError(RESOURCE_NOT_FOUND, `Unknown resource template: ${named(ref.uri)}`);
       complete = resource.def.variables?.[argument.name]?.complete;
     }
     if (!complete || argument.value.length > MAX_COMPLETION_VALUE)

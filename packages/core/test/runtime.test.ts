@@ -15,6 +15,7 @@ import {
   Runtime,
   z,
 } from '../src/index.js';
+import { MAX_SUBSCRIPTIONS } from '../src/runtime.js';
 import { createSample, LEAKY_MESSAGE, SAMPLE_TOOL_NAMES } from './fixtures/sample.js';
 import {
   connect,
@@ -636,6 +637,49 @@ describe('subscriptions', () => {
     expectToolOk(await client.callTool({ name: 'update_note', arguments: { id: 'a1', text: 'newer' } }));
     await flush(client);
     expect(updates.sort()).toEqual(['notes://A1', 'notes://a1']);
+  });
+
+  it('holds at most MAX_SUBSCRIPTIONS subscriptions a session, and takes more once some end', async () => {
+    const { client, connectClient } = await start();
+    for (let i = 0; i < MAX_SUBSCRIPTIONS; i++) await client.subscribeResource({ uri: `notes://n${i}` });
+    // Subscribing again under a spelling already held costs nothing.
+    await client.subscribeResource({ uri: 'notes://n0' });
+    const error = await expectRpcError(client.subscribeResource({ uri: 'notes://extra' }), INVALID_PARAMS);
+    expect(error.message).toContain(`holds ${MAX_SUBSCRIPTIONS} subscriptions`);
+    expect(error.message).toContain('unsubscribe');
+    // Another session has its own allowance.
+    await (await connectClient()).subscribeResource({ uri: 'notes://extra' });
+    await client.unsubscribeResource({ uri: 'notes://n0' });
+    await client.subscribeResource({ uri: 'notes://extra' });
+  });
+
+  it('refuses a URI over 2,048 characters cleanly, and names unknown ones back cut and escaped', async () => {
+    const { client, logs } = await start();
+    const long = `notes://${'a'.repeat(3_000)}`;
+    for (const call of [client.readResource({ uri: long }), client.subscribeResource({ uri: long })]) {
+      const error = await expectRpcError(call, INVALID_PARAMS);
+      expect(error.message).toContain('at most 2048 characters; this one has 3008');
+    }
+    const unknown = await expectRpcError(
+      client.readResource({ uri: `nothing://${'x'.repeat(2_000)}` }),
+      RESOURCE_NOT_FOUND,
+    );
+    expect(unknown.message.length).toBeLessThan(300);
+    const prompt = await expectRpcError(
+      client.getPrompt({ name: `\u001b[31mred\nline${'p'.repeat(100_000)}` }),
+      INVALID_PARAMS,
+    );
+    expect(prompt.message).toMatch(
+      /^MCP error -32602: Unknown prompt: \\u001b\[31mred\\nlinep+…\. Available prompts/,
+    );
+    expect(prompt.message.length).toBeLessThan(400);
+    const tool = await expectRpcError(
+      client.callTool({ name: `nope\n${'t'.repeat(100_000)}` }),
+      INVALID_PARAMS,
+    );
+    expect(tool.message).not.toContain('\n');
+    expect(tool.message.length).toBeLessThan(600);
+    expect(logs.join('')).not.toContain(' error ');
   });
 
   it('watches for outside changes exactly while something is subscribed', async () => {

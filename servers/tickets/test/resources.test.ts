@@ -167,13 +167,18 @@ describe('tickets://projects/{project}', () => {
     expect(text.match(/^- SHIP-\d+ "Urgent/gm)?.length).toBe(10); // 5 urgent + 5 recent
   });
 
-  it('answers -32002 for a missing or malformed project', async () => {
+  it('answers -32002 for a missing or malformed project, -32602 for a URI over 2,048 characters', async () => {
     await expectRpcError(client.readResource({ uri: 'tickets://projects/NOPE' }), RESOURCE_NOT_FOUND);
     await expectRpcError(client.readResource({ uri: 'tickets://projects/%20;DROP' }), RESOURCE_NOT_FOUND);
     await expectRpcError(
-      client.readResource({ uri: `tickets://projects/${'A'.repeat(5000)}` }),
+      client.readResource({ uri: `tickets://projects/${'A'.repeat(1000)}` }),
       RESOURCE_NOT_FOUND,
     );
+    const long = await expectRpcError(
+      client.readResource({ uri: `tickets://projects/${'A'.repeat(5000)}` }),
+      -32602,
+    );
+    expect(long.message).toContain('at most 2048 characters');
   });
 
   it('completes project keys from a prefix, case-insensitively', async () => {

@@ -2,6 +2,9 @@ import { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Logger } from './logger.js';
 
+/** A line on stdin longer than this is answered -32600 and dropped (HTTP refuses a body over 4 MiB). */
+export const MAX_LINE_CHARS = 4 * 1024 * 1024;
+
 /** What a line on stdin is, as far as answering it goes. */
 type Line = 'message' | 'blank' | 'response' | 'not-json' | 'not-a-message';
 
@@ -34,35 +37,58 @@ export function classifyLine(line: string): Line {
  */
 export function checkedStdin(log: Logger, answer: (error: { code: number; message: string }) => void) {
   const decoder = new StringDecoder('utf8');
+  /** The start of a line whose end has not come yet. */
   let pending = '';
+  /** A line grew past MAX_LINE_CHARS: it was answered, and the rest of it is dropped up to its newline. */
+  let skipping = false;
+  const tooLong = () => {
+    log.warn(`answered -32600 to a line on stdin longer than ${MAX_LINE_CHARS} characters`);
+    answer({
+      code: -32600,
+      message: `Invalid Request: the line is longer than ${MAX_LINE_CHARS} characters`,
+    });
+  };
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      pending += decoder.write(chunk);
-      let end = pending.indexOf('\n');
-      while (end !== -1) {
-        const line = pending.slice(0, end + 1);
-        pending = pending.slice(end + 1);
-        const kind = classifyLine(line.replace(/\r?\n$/, ''));
-        if (kind === 'message') this.push(line);
-        else if (kind === 'not-json' || kind === 'not-a-message') {
-          const notJson = kind === 'not-json';
-          const code = notJson ? -32700 : -32600;
-          log.warn(
-            `answered ${code} to a line on stdin that is not ${notJson ? 'JSON' : 'a JSON-RPC message'}`,
-          );
-          answer(
-            notJson
-              ? { code, message: 'Parse error: the line is not JSON' }
-              : { code, message: 'Invalid Request: the line is not a JSON-RPC 2.0 message' },
-          );
+      const text = decoder.write(chunk);
+      // Only the new text is searched for newlines, so a long line costs time in proportion to its length.
+      let from = 0;
+      for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', from)) {
+        const line = skipping ? '' : pending + text.slice(from, end + 1);
+        pending = '';
+        from = end + 1;
+        if (skipping) skipping = false;
+        else if (line.length > MAX_LINE_CHARS) tooLong();
+        else {
+          const kind = classifyLine(line.replace(/\r?\n$/, ''));
+          if (kind === 'message') this.push(line);
+          else if (kind === 'not-json' || kind === 'not-a-message') {
+            const notJson = kind === 'not-json';
+            const code = notJson ? -32700 : -32600;
+            log.warn(
+              `answered ${code} to a line on stdin that is not ${notJson ? 'JSON' : 'a JSON-RPC message'}`,
+            );
+            answer(
+              notJson
+                ? { code, message: 'Parse error: the line is not JSON' }
+                : { code, message: 'Invalid Request: the line is not a JSON-RPC 2.0 message' },
+            );
+          }
         }
-        end = pending.indexOf('\n');
+      }
+      if (!skipping) {
+        pending += text.slice(from);
+        if (pending.length > MAX_LINE_CHARS) {
+          tooLong();
+          pending = '';
+          skipping = true;
+        }
       }
       done();
     },
     flush(done) {
       // A last line without a newline is passed on, for the transport to treat as it would have.
-      done(null, pending + decoder.end());
+      done(null, skipping ? '' : pending + decoder.end());
     },
   });
 }

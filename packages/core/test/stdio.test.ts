@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
-import { checkedStdin, classifyLine } from '../src/stdio.js';
+import { checkedStdin, classifyLine, MAX_LINE_CHARS } from '../src/stdio.js';
 
 describe('classifyLine', () => {
   it('tells messages from lines to answer and lines to drop', () => {
@@ -33,6 +33,28 @@ describe('checkedStdin', () => {
     await new Promise((resolve) => stream.on('end', resolve));
     expect(out.join('')).toBe(message + message);
     expect(answers).toEqual([-32700]);
+  });
+});
+
+describe('checkedStdin and long lines', () => {
+  it('answers a line over MAX_LINE_CHARS once, drops it, and passes the next message', async () => {
+    const answers: { code: number; message: string }[] = [];
+    const stream = checkedStdin(createLogger('test', { level: 'silent' }), (error) => answers.push(error));
+    const out: string[] = [];
+    stream.on('data', (chunk: Buffer) => out.push(chunk.toString()));
+    const message = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';
+    // One line that grows past the limit over many chunks, then one that reaches it in its last chunk.
+    const part = 'x'.repeat(64 * 1024);
+    for (let i = 0; i <= MAX_LINE_CHARS / part.length; i++) stream.write(part);
+    stream.write(`${part}\n${message}${'y'.repeat(MAX_LINE_CHARS - 10)}`);
+    stream.write(`${'y'.repeat(20)}\n${message}`);
+    stream.end();
+    await new Promise((resolve) => stream.on('end', resolve));
+    expect(out.join('')).toBe(message + message);
+    expect(answers).toEqual([
+      { code: -32600, message: `Invalid Request: the line is longer than ${MAX_LINE_CHARS} characters` },
+      { code: -32600, message: `Invalid Request: the line is longer than ${MAX_LINE_CHARS} characters` },
+    ]);
   });
 });
 

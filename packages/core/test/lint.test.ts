@@ -59,6 +59,7 @@ const summarize = definePrompt({
   name: 'summarize-notes',
   description: 'Summarize the notes about a topic',
   args: { topic: { description: 'What the notes are about', required: true } },
+  uses: ['get_note'],
   messages: ({ topic }) => `Find notes about ${topic}, call \`get_note\` on each, then summarize them.`,
 });
 
@@ -319,6 +320,15 @@ describe('lintServer', () => {
       expect(await lintServer(withPrompt({ uses: ['get_note'] }))).toEqual([]);
       const missing = await expectFinding(withPrompt({ uses: [] }), 'prompts', 'error', where, /`get_note`/);
       expect(missing[0]?.message).toContain('does not list it in `uses`');
+      // Without `uses` at all the prompt would be offered even where get_note is not: the same error.
+      const none = await expectFinding(
+        withPrompt({ uses: undefined }),
+        'prompts',
+        'error',
+        where,
+        /`get_note`/,
+      );
+      expect(none[0]?.message).toContain('does not list it in `uses`');
       const extra = await expectFinding(
         withPrompt({ uses: ['get_note', 'create_note'] }),
         'prompts',
@@ -360,7 +370,7 @@ describe('lintServer', () => {
     it('ignores backticked words that are not tool names', async () => {
       const messages = () =>
         'Read `notes://index`, pass `slug`, use `kebab-case` and `Title_Case` as you like.';
-      expect(await lintServer(withPrompt({ messages }))).toEqual([]);
+      expect(await lintServer(withPrompt({ messages, uses: [] }))).toEqual([]);
     });
 
     it('checks that an embedded resource is one the server answers', async () => {

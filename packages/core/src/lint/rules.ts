@@ -197,15 +197,15 @@ export async function checkPrompt(
   for (const name of named) {
     if (!toolNames.has(name)) error(where, `names \`${name}\`, which is not a tool of this server`);
   }
-  if (prompt.uses) {
-    const uses = new Set(prompt.uses);
-    for (const name of named) {
-      if (!uses.has(name)) error(where, `names \`${name}\` but does not list it in \`uses\``);
-    }
-    for (const name of uses) {
-      if (toolNames.has(name) && !named.has(name)) {
-        error(where, `lists \`${name}\` in \`uses\` but never names it`);
-      }
+  // A prompt without `uses` is offered even when a tool it names is not (a write tool under --read-only).
+  const uses = new Set(prompt.uses ?? []);
+  for (const name of named) {
+    if (toolNames.has(name) && !uses.has(name))
+      error(where, `names \`${name}\` but does not list it in \`uses\``);
+  }
+  for (const name of uses) {
+    if (toolNames.has(name) && !named.has(name)) {
+      error(where, `lists \`${name}\` in \`uses\` but never names it`);
     }
   }
 }

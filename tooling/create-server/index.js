@@ -55,14 +55,41 @@ function run(command, args) {
   }
 }
 
+export const HELP = `Usage: pnpm create-server <name> [--no-install]
+
+Copies tooling/create-server/template to servers/<name>, fills in the names, adds a changeset, then installs,
+formats and builds the new package, so that its tests pass as generated.
+
+  <name>        2-31 lower-case letters, digits and single dashes, starting with a letter (e.g. release-notes)
+  --no-install  only write the files: no install, format or build
+  -h, --help    this text`;
+
+/**
+ * The command line: `{ help: true }`, `{ error }` (a usage mistake, exit 2) or `{ name, skipInstall }`.
+ * @param {string[]} argv
+ * @param {string} [serversDir]
+ */
+export function parseCommandLine(argv, serversDir) {
+  if (argv.includes('--help') || argv.includes('-h')) return { help: true };
+  const unknown = argv.filter((arg) => arg.startsWith('-') && arg !== '--no-install');
+  if (unknown.length > 0) return { error: `Unknown option ${unknown.join(', ')}; see --help` };
+  const names = argv.filter((arg) => !arg.startsWith('-'));
+  if (names.length > 1) return { error: `Give one server name, not ${names.length} (${names.join(', ')})` };
+  const error = validateName(names[0], serversDir);
+  return error ? { error } : { name: names[0], skipInstall: argv.includes('--no-install') };
+}
+
 function main(argv) {
-  const name = argv.find((arg) => !arg.startsWith('-'));
-  const skipInstall = argv.includes('--no-install');
-  const problem = validateName(name);
-  if (problem) {
-    console.error(problem);
+  const command = parseCommandLine(argv);
+  if (command.help) {
+    console.log(HELP);
+    return;
+  }
+  if (command.error) {
+    console.error(command.error);
     process.exit(2);
   }
+  const { name, skipInstall } = command;
   const names = namesFor(name);
   const target = join(root, 'servers', name);
   copyTemplate(join(here, 'template'), target, names);

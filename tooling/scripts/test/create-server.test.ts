@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { namesFor, validateName } from '../../create-server/index.js';
+import { HELP, namesFor, parseCommandLine, validateName } from '../../create-server/index.js';
 
 describe('create-server names', () => {
   const servers = mkdtempSync(join(tmpdir(), 'servers-'));
@@ -28,6 +28,23 @@ describe('create-server names', () => {
       expect(validateName(bad, servers), bad).toMatch(/server name|Give the server a name/);
     }
     expect(validateName('tickets', servers)).toMatch(/already exists/);
+  });
+
+  it('reads its command line: help, one name, --no-install, and refuses anything else', () => {
+    expect(parseCommandLine(['--help'], servers)).toEqual({ help: true });
+    expect(parseCommandLine(['notes', '-h'], servers)).toEqual({ help: true });
+    expect(HELP).toContain('--no-install');
+    expect(parseCommandLine(['notes'], servers)).toEqual({ name: 'notes', skipInstall: false });
+    expect(parseCommandLine(['--no-install', 'notes'], servers)).toEqual({
+      name: 'notes',
+      skipInstall: true,
+    });
+    expect(parseCommandLine(['notes', '--force'], servers)).toEqual({
+      error: 'Unknown option --force; see --help',
+    });
+    expect(parseCommandLine(['notes', 'more'], servers).error).toContain('one server name, not 2');
+    expect(parseCommandLine([], servers).error).toContain('Give the server a name');
+    expect(parseCommandLine(['tickets'], servers).error).toContain('already exists');
   });
 
   it('spells the name the ways the template needs', () => {

@@ -70,6 +70,28 @@ describe('text search', () => {
     expect(await keys({ query: 'refund' })).toEqual(['SHIP-1', 'SHIP-2']);
   });
 
+  it('finds the ticket itself for a query that is exactly its key, within the filters', async () => {
+    await seedTicket(client, { title: 'Ship the 5 widgets', description: 'ship 5 of them' });
+    await seedTicket(client, { title: 'Login fails', priority: 'high' });
+    await seedTicket(client, { title: 'Duplicate of SHIP-2', description: 'See SHIP-2' });
+    for (const query of ['SHIP-2', ' ship-2 ']) {
+      const page = await search({ query });
+      expect(page.items.map((item) => item.key)).toEqual(['SHIP-2']);
+      expect(page.total).toBe(1);
+    }
+    expect((await search({ query: 'SHIP-2', priority: ['low'] })).total).toBe(0);
+    // A key that names no ticket is searched as words, as any other text.
+    expect(await keys({ query: 'SHIP-5' })).toEqual(['SHIP-1']);
+    // Its cursor is its own: not one of the listing without words.
+    const listing = await search({ limit: 1 });
+    await callError(
+      client,
+      'search_tickets',
+      { query: 'SHIP-2', cursor: listing.next_cursor },
+      'invalid_input',
+    );
+  });
+
   it('needs every word, matches stems, and takes a trailing * as a prefix', async () => {
     await seedTicket(client, { title: 'App crashes when saving files' });
     await seedTicket(client, { title: 'Saving is slow' });

@@ -22,6 +22,7 @@ import {
   type SummaryRow,
   snapshot,
   sqlList,
+  TICKET_KEY,
   type TicketSummary,
   type TicketsDb,
   type TicketType,
@@ -105,7 +106,8 @@ interface Filter {
     | 'label'
     | 'parent'
     | 'updated'
-    | 'created';
+    | 'created'
+    | 'key';
   kind: 'narrow' | 'broad' | 'residual';
   cond: (hideIndex: boolean) => SQL;
 }
@@ -418,7 +420,13 @@ function sinceOf(value: string | undefined, name: string): string | undefined {
  * is bound to the words, filters and sort.
  */
 export function searchTickets(db: TicketsDb, options: SearchOptions): Page<SearchItem> {
-  const tokens = queryTokens(options.query ?? '');
+  // A query that is exactly the key of a ticket (SHIP-5, ship-5) asks for that ticket; as words (ship, 5) it
+  // would match every ticket holding both. A key that names no ticket is searched as words, as before.
+  const asKey = (options.query ?? '').trim().toUpperCase();
+  const keyed = TICKET_KEY.test(asKey)
+    ? db.get<{ id: number }>(sql`SELECT id FROM tickets WHERE key = ${asKey}`)
+    : undefined;
+  const tokens = keyed ? [] : queryTokens(options.query ?? '');
   const match = ftsAllOf(tokens);
   const sort: Sort =
     options.sort === 'relevance' && !match ? 'updated' : (options.sort ?? (match ? 'relevance' : 'updated'));
@@ -429,6 +437,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const filters: Filter[] = [];
   const add = (column: Filter['column'], kind: Filter['kind'], cond: (hide: boolean) => SQL) =>
     filters.push({ column, kind, cond });
+  if (keyed) add('key', 'narrow', () => sql`tickets.id = ${keyed.id}`);
   const project = options.project === undefined ? undefined : getProjectRow(db, options.project);
   if (project) add('project', 'broad', (h) => sql`${plus(h)}tickets.project_id = ${project.id}`);
   if (options.status?.length)
@@ -458,7 +467,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
 
   // The cursor belongs to exactly this question: same words, same filters (resolved), same sort.
   const queryKey = JSON.stringify([
-    tokens.map(quote),
+    keyed?.id ?? tokens.map(quote),
     project?.id,
     [...new Set(options.status ?? [])].sort(),
     [...new Set(options.priority ?? [])].sort(),

@@ -18,7 +18,7 @@ function tool(name: string, description = GOOD_DESCRIPTION): string {
     name: ${JSON.stringify(name)},
     title: 'A tool',
     description: ${JSON.stringify(description)},
-    input: { id: z.string().describe('Identifier of the thing') },
+    input: { id: z.string().max(100).describe('Identifier of the thing') },
     output: { name: z.string() },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     handler: () => ({ name: 'thing' }),

@@ -35,8 +35,8 @@ const createNote = defineTool({
     'Create a note with a title and a body. Returns the note with its slug. ' +
     'Use this when the user wants to remember something; call `get_note` to read it back.',
   input: {
-    title: z.string().describe('Short title of the note, shown in lists'),
-    body: z.string().optional().describe('Markdown text of the note'),
+    title: z.string().max(200).describe('Short title of the note, shown in lists'),
+    body: z.string().max(10_000).optional().describe('Markdown text of the note'),
     pinned: z.boolean().default(false).describe('Keep the note at the top of lists'),
   },
   output: { slug: z.string(), title: z.string() },
@@ -49,7 +49,7 @@ const getNote = defineTool({
   title: 'Get note',
   description:
     'Read one note by its slug. Returns the title, body and tags. Use it after create_note or search.',
-  input: { slug: z.string().nullable().describe('Slug of the note, e.g. shopping-list') },
+  input: { slug: z.string().max(100).nullable().describe('Slug of the note, e.g. shopping-list') },
   output: { title: z.string(), body: z.string() },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler: () => ({ title: 't', body: 'b' }),
@@ -229,7 +229,7 @@ describe('lintServer', () => {
         'notes/create_note',
         /title, body/,
       );
-      const input = { note_body: z.string().describe('Text of the new note') };
+      const input = { note_body: z.string().max(10_000).describe('Text of the new note') };
       await expectFinding(withTool({ description, input }), 'description', 'warning', 'notes/create_note');
       const mentioned = description.replace('a note', 'a note from its note body');
       expect(await lintServer(withTool({ description: mentioned, input }))).toEqual([]);
@@ -238,7 +238,7 @@ describe('lintServer', () => {
 
   describe('parameters', () => {
     it('requires a description on every input field', async () => {
-      const input = { ...createNote.input, title: z.string() };
+      const input = { ...createNote.input, title: z.string().max(200) };
       await expectFinding(
         withTool({ input }),
         'parameters',
@@ -251,13 +251,42 @@ describe('lintServer', () => {
     it('rejects a description that only repeats the name', async () => {
       const input = { ...createNote.input, pinned: z.boolean().describe('Pinned.') };
       await expectFinding(withTool({ input }), 'parameters', 'error', 'notes/create_note.pinned', /own name/);
-      const snake = { note_title: z.string().optional().describe('Note title') };
+      const snake = { note_title: z.string().max(200).optional().describe('Note title') };
       await expectFinding(withTool({ input: snake }), 'parameters', 'error', 'notes/create_note.note_title');
     });
 
     it('rejects a description that is too short', async () => {
-      const input = { ...createNote.input, body: z.string().describe('Text') };
+      const input = { ...createNote.input, body: z.string().max(10_000).describe('Text') };
       await expectFinding(withTool({ input }), 'parameters', 'error', 'notes/create_note.body', /too short/);
+    });
+  });
+
+  describe('parameters: bounds', () => {
+    it('requires a .max() on every string and list, however deep, unless an enum or pattern holds it', async () => {
+      const input = {
+        ...createNote.input,
+        tags: z.array(z.string().max(30)).describe('Tags to file the note under'),
+        links: z
+          .array(z.object({ url: z.string().describe('Where it points') }))
+          .max(10)
+          .describe('Links the note keeps'),
+        colour: z.enum(['red', 'blue']).describe('Colour of the note in lists'),
+        code: z
+          .string()
+          .regex(/^[A-Z]{3}$/)
+          .describe('Three-letter code of the shelf'),
+      };
+      const findings = (await lintServer(withTool({ input }))).filter((f) => f.rule === 'parameters');
+      expect(findings.map((f) => [f.where, f.message])).toEqual([
+        [
+          'notes/create_note.tags',
+          '`tags` is a list with no .max(); cap it, so one call cannot send megabytes',
+        ],
+        [
+          'notes/create_note.links',
+          '`links[].url` is a string with no .max(); cap it, so one call cannot send megabytes',
+        ],
+      ]);
     });
   });
 

@@ -118,7 +118,40 @@ function checkParameters(tool: ToolDefinition, listing: ToolListing, where: stri
           ? `has too short a description ("${description}"); say what the value means`
           : undefined;
     if (problem) report('parameters').error(`${where}.${field}`, `\`${field}\` ${problem}`);
+    for (const unbounded of unboundedParts(properties[field], field)) {
+      report('parameters').error(
+        `${where}.${field}`,
+        `\`${unbounded.path}\` is ${unbounded.kind === 'string' ? 'a string' : 'a list'} with no .max(); cap it, so one call cannot send megabytes`,
+      );
+    }
   }
+}
+
+/**
+ * The strings without maxLength and arrays without maxItems in a property's JSON Schema. A string held to
+ * an enum, a pattern or a format (a key, a date) counts as bounded: its shape says how long it can be.
+ */
+function unboundedParts(node: unknown, path: string): { path: string; kind: 'string' | 'array' }[] {
+  if (!node || typeof node !== 'object') return [];
+  const schema = node as Record<string, unknown>;
+  const types = ([] as unknown[]).concat(schema.type ?? []);
+  const found: { path: string; kind: 'string' | 'array' }[] = [];
+  const bounded = ['enum', 'const', 'pattern', 'format'].some((keyword) => schema[keyword] !== undefined);
+  if (types.includes('string') && schema.maxLength === undefined && !bounded)
+    found.push({ path, kind: 'string' });
+  if (types.includes('array') && schema.maxItems === undefined) found.push({ path, kind: 'array' });
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    for (const member of (schema[key] as unknown[] | undefined) ?? [])
+      found.push(...unboundedParts(member, path));
+  }
+  if (schema.items) found.push(...unboundedParts(schema.items, `${path}[]`));
+  for (const [name, child] of Object.entries((schema.properties as Record<string, unknown>) ?? {})) {
+    found.push(...unboundedParts(child, `${path}.${name}`));
+  }
+  if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
+    found.push(...unboundedParts(schema.additionalProperties, `${path}.*`));
+  }
+  return found;
 }
 
 /** A property's description in JSON Schema, also inside the anyOf that `.nullable()` produces. */

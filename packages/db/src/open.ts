@@ -44,12 +44,23 @@ function ensureDataDir(dir: string): void {
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (error) {
-    // An existing directory (or one another process just made) is left as it was set up.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // An existing directory (or one another process just made) is left as it was set up; a file is not one.
+    if (!fs.statSync(dir).isDirectory()) {
+      throw new Error(`The data directory ${dir} is a file, not a directory; pass --data-dir a directory`);
+    }
+    return;
   }
   // mkdir's mode is filtered by the umask; make sure the directory we created is exactly 0700.
   fs.chmodSync(dir, 0o700);
+}
+
+/**
+ * Create the database file readable by its owner only (0600) when it does not exist yet; SQLite gives its
+ * -wal and -shm files the database file's mode. An existing file keeps the mode it has.
+ */
+function ensurePrivateFile(file: string): void {
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
 }
 
 /**
@@ -154,6 +165,7 @@ export function openDatabase<TSchema extends Record<string, unknown> = Record<st
       sqlite = new Database(file, { readonly: true, fileMustExist: true });
     } else {
       ensureDataDir(dir);
+      ensurePrivateFile(file);
       sqlite = new Database(file);
     }
   }

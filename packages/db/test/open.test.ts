@@ -49,6 +49,31 @@ describe('openDatabase', () => {
     expect(modeOf(dataDir)).toBe(0o755);
   });
 
+  it('creates the database file, its -wal and -shm for the owner only (0600), whatever the umask', () => {
+    const previous = process.umask(0o022);
+    try {
+      const dataDir = path.join(tempDir(), 'private');
+      const database = openDatabase({ server: 'tickets', dataDir });
+      try {
+        database.sqlite.exec('CREATE TABLE t (x); INSERT INTO t VALUES (1)');
+        for (const suffix of ['', '-wal', '-shm'])
+          expect(modeOf(`${database.path}${suffix}`), suffix).toBe(0o600);
+      } finally {
+        database.close();
+      }
+    } finally {
+      process.umask(previous);
+    }
+  });
+
+  it('says so when the data dir is a file', () => {
+    const dataDir = path.join(tempDir(), 'a-file');
+    fs.writeFileSync(dataDir, 'not a directory');
+    expect(() => openDatabase({ server: 'tickets', dataDir })).toThrow(
+      `The data directory ${dataDir} is a file, not a directory; pass --data-dir a directory`,
+    );
+  });
+
   it('resolves the data dir from SHIPYARD_DATA_DIR when none is given', () => {
     const dataDir = path.join(tempDir(), 'from-env');
     vi.stubEnv('SHIPYARD_DATA_DIR', dataDir);

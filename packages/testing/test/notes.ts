@@ -30,7 +30,11 @@ export const createNoteInput = {
     .max(100)
     .optional()
     .describe('How many recent notes to return with it (1-100, default 5)'),
-  tags: z.array(z.string().min(1).max(50)).default([]).describe('Labels for grouping notes, e.g. ["idea"]'),
+  tags: z
+    .array(z.string().min(1).max(50))
+    .max(20)
+    .default([])
+    .describe('Labels for grouping notes, e.g. ["idea"]'),
 };
 
 export const searchNotesInput = {
@@ -145,6 +149,7 @@ export function notesServer(search: SearchHandler = plainSearch): ServerDefiniti
         name: 'review-notes',
         description: 'Review the notes on a topic and suggest which to merge',
         args: { topic: { description: 'The words to search notes for', required: true } },
+        uses: ['search_notes'],
         messages: ({ topic }) =>
           `Call \`search_notes\` with the query "${topic}", then list duplicates and suggest merged titles.`,
       }),

@@ -18,6 +18,7 @@ function flushed(stream: NodeJS.WriteStream, deadline: number): Promise<void> {
   if (stream.writableLength === 0 || stream.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+    timer.unref();
     // Writes complete in order: this empty one's callback runs once everything before it is written.
     stream.write('', () => {
       clearTimeout(timer);

@@ -58,9 +58,13 @@ export function checkedStdin(log: Logger, answer: (error: { code: number; messag
         pending = '';
         from = end + 1;
         if (skipping) skipping = false;
-        else if (line.length > MAX_LINE_CHARS) tooLong();
         else {
-          const kind = classifyLine(line.replace(/\r?\n$/, ''));
+          const content = line.replace(/\r?\n$/, '');
+          if (content.length > MAX_LINE_CHARS) {
+            tooLong();
+            continue;
+          }
+          const kind = classifyLine(content);
           if (kind === 'message') this.push(line);
           else if (kind === 'not-json' || kind === 'not-a-message') {
             const notJson = kind === 'not-json';

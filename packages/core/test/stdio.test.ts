@@ -48,12 +48,15 @@ describe('checkedStdin and long lines', () => {
     for (let i = 0; i <= MAX_LINE_CHARS / part.length; i++) stream.write(part);
     stream.write(`${part}\n${message}${'y'.repeat(MAX_LINE_CHARS - 10)}`);
     stream.write(`${'y'.repeat(20)}\n${message}`);
+    // A line of exactly MAX_LINE_CHARS (its newline not counted) is read: not JSON, so -32700.
+    stream.write(`${'z'.repeat(MAX_LINE_CHARS)}\r\n`);
     stream.end();
     await new Promise((resolve) => stream.on('end', resolve));
     expect(out.join('')).toBe(message + message);
     expect(answers).toEqual([
       { code: -32600, message: `Invalid Request: the line is longer than ${MAX_LINE_CHARS} characters` },
       { code: -32600, message: `Invalid Request: the line is longer than ${MAX_LINE_CHARS} characters` },
+      { code: -32700, message: 'Parse error: the line is not JSON' },
     ]);
   });
 });

@@ -377,7 +377,7 @@ export function ticketMarkdown(db: Tx, value: string | undefined): string {
     ...(comments.length
       ? comments.flatMap((c, i) => [
           // Numbered on this ticket (the last shown is comment commentCount), not by the table's row ids.
-          `### Comment ${commentCount - comments.length + i + 1} by ${c.author === null ? 'unknown' : quoted(c.author)} at ${c.created_at}`,
+          `### Comment ${commentCount - comments.length + i + 1} (id ${c.id}) by ${c.author === null ? 'unknown' : quoted(c.author)} at ${c.created_at}`,
           '',
           fenced(c.body),
           '',

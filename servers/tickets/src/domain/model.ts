@@ -181,7 +181,9 @@ export function getTicketRow(db: Tx, key: string): TicketRow {
   return row;
 }
 
-const findTicketRow = (db: Tx, key: string) => db.select().from(tickets).where(eq(tickets.key, key)).get();
+/** The ticket with this exact key (upper case, trimmed), or undefined. */
+export const findTicketRow = (db: Tx, key: string) =>
+  db.select().from(tickets).where(eq(tickets.key, key)).get();
 const findProjectRow = (db: Tx, key: string) => db.select().from(projects).where(eq(projects.key, key)).get();
 
 /** A number alone (`42`, `#42`). */

@@ -12,6 +12,7 @@
 import { badCursor, InvalidInput, type Page, pageWindow, type SortKey, toPage } from '@shipyard/core';
 import { type SQL, sql } from 'drizzle-orm';
 import {
+  findTicketRow,
   getProjectRow,
   getTicketRow,
   normaliseLabel,
@@ -423,9 +424,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   // A query that is exactly the key of a ticket (SHIP-5, ship-5) asks for that ticket; as words (ship, 5) it
   // would match every ticket holding both. A key that names no ticket is searched as words, as before.
   const asKey = (options.query ?? '').trim().toUpperCase();
-  const keyed = TICKET_KEY.test(asKey)
-    ? db.get<{ id: number }>(sql`SELECT id FROM tickets WHERE key = ${asKey}`)
-    : undefined;
+  const keyed = TICKET_KEY.test(asKey) ? findTicketRow(db, asKey) : undefined;
   const tokens = keyed ? [] : queryTokens(options.query ?? '');
   const match = ftsAllOf(tokens);
   const sort: Sort =

@@ -237,15 +237,14 @@ function article(expected: string): string {
 }
 
 /** A value named back in a message, cut at 40 characters (a megabyte of it would flood the answer). */
-const clipped = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}…` : text);
+const clipped = (text: string, max = 40) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
 /**
  * A name or URI a client sent, as an error message names it back: cut at 200 characters, control and line
  * characters escaped (`\n`, `\u001b`), so a hostile one can neither flood the answer nor break its lines.
  */
 export function named(text: string): string {
-  const cut = text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  return cut.replace(/[\p{Cc}\u2028\u2029]/gu, (c) =>
+  return clipped(text, 200).replace(/[\p{Cc}\u2028\u2029]/gu, (c) =>
     c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }

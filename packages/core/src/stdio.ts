@@ -54,30 +54,31 @@ export function checkedStdin(log: Logger, answer: (error: { code: number; messag
       // Only the new text is searched for newlines, so a long line costs time in proportion to its length.
       let from = 0;
       for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', from)) {
-        const line = skipping ? '' : pending + text.slice(from, end + 1);
+        const line = pending + text.slice(from, end + 1);
         pending = '';
         from = end + 1;
-        if (skipping) skipping = false;
-        else {
-          const content = line.replace(/\r?\n$/, '');
-          if (content.length > MAX_LINE_CHARS) {
-            tooLong();
-            continue;
-          }
-          const kind = classifyLine(content);
-          if (kind === 'message') this.push(line);
-          else if (kind === 'not-json' || kind === 'not-a-message') {
-            const notJson = kind === 'not-json';
-            const code = notJson ? -32700 : -32600;
-            log.warn(
-              `answered ${code} to a line on stdin that is not ${notJson ? 'JSON' : 'a JSON-RPC message'}`,
-            );
-            answer(
-              notJson
-                ? { code, message: 'Parse error: the line is not JSON' }
-                : { code, message: 'Invalid Request: the line is not a JSON-RPC 2.0 message' },
-            );
-          }
+        if (skipping) {
+          skipping = false;
+          continue;
+        }
+        const content = line.replace(/\r?\n$/, '');
+        if (content.length > MAX_LINE_CHARS) {
+          tooLong();
+          continue;
+        }
+        const kind = classifyLine(content);
+        if (kind === 'message') this.push(line);
+        else if (kind === 'not-json' || kind === 'not-a-message') {
+          const notJson = kind === 'not-json';
+          const code = notJson ? -32700 : -32600;
+          log.warn(
+            `answered ${code} to a line on stdin that is not ${notJson ? 'JSON' : 'a JSON-RPC message'}`,
+          );
+          answer(
+            notJson
+              ? { code, message: 'Parse error: the line is not JSON' }
+              : { code, message: 'Invalid Request: the line is not a JSON-RPC 2.0 message' },
+          );
         }
       }
       if (!skipping) {

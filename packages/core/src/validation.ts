@@ -236,17 +236,31 @@ function article(expected: string): string {
   return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
 }
 
-/** A value named back in a message, cut at 40 characters (a megabyte of it would flood the answer). */
-const clipped = (text: string, max = 40) => (text.length > max ? `${text.slice(0, max)}…` : text);
+/**
+ * A value named back in a message, cut at 40 characters (a megabyte of it would flood the answer), never
+ * between the two halves of a character outside the BMP (an emoji).
+ */
+function clipped(text: string, max = 40): string {
+  if (text.length <= max) return text;
+  const cut = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
+  return `${text.slice(0, cut)}…`;
+}
 
 /**
- * A name or URI a client sent, as an error message names it back: cut at 200 characters, control and line
- * characters escaped (`\n`, `\u001b`), so a hostile one can neither flood the answer nor break its lines.
+ * A name or URI a client sent, as an error message names it back: cut at 200 characters; control, line and
+ * format characters escaped (`\n`, `\u001b`, the bidi override `\u202e`), so a hostile one can neither
+ * flood the answer, break its lines nor make the text around it read in another order.
  */
 export function named(text: string): string {
-  return clipped(text, 200).replace(/[\p{Cc}\u2028\u2029]/gu, (c) =>
-    c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  return clipped(text, 200).replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) =>
+    c === '\n' ? '\\n' : escapeCode(c.codePointAt(0) ?? 0),
   );
+}
+
+/** `\u001b`, or `\u{e0001}` beyond the BMP (tag characters are format characters too). */
+function escapeCode(code: number): string {
+  const hex = code.toString(16);
+  return code > 0xffff ? `\\u{${hex}}` : `\\u${hex.padStart(4, '0')}`;
 }
 
 function describeValue(value: unknown): string {

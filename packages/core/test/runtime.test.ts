@@ -679,6 +679,16 @@ describe('subscriptions', () => {
     );
     expect(tool.message).not.toContain('\n');
     expect(tool.message.length).toBeLessThan(600);
+    // A bidi override would make the rest of the message read backwards; an emoji at the cut stays whole.
+    const bidi = await expectRpcError(
+      client.getPrompt({ name: `evil\u202egnp.exe\u{e0001}${'x'.repeat(185)}\u{1f680}tail` }),
+      INVALID_PARAMS,
+    );
+    expect(bidi.message).toContain('Unknown prompt: evil\\u202egnp.exe\\u{e0001}xxx');
+    // The emoji would straddle the cut at 200: it goes whole, no half of it is left behind.
+    expect(bidi.message).toMatch(/x…\. Available prompts/);
+    expect(bidi.message).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    expect(bidi.message).not.toMatch(/[\u202e\u{e0001}]/u);
     expect(logs.join('')).not.toContain(' error ');
   });
 

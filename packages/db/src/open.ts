@@ -46,7 +46,14 @@ function ensureDataDir(dir: string): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     // An existing directory (or one another process just made) is left as it was set up; a file is not one.
-    if (!fs.statSync(dir).isDirectory()) {
+    const target = fs.statSync(dir, { throwIfNoEntry: false });
+    if (!target) {
+      const link = fs.readlinkSync(dir);
+      throw new Error(
+        `The data directory ${dir} is a symbolic link to ${link}, which does not exist; create ${link} or pass --data-dir a directory`,
+      );
+    }
+    if (!target.isDirectory()) {
       throw new Error(`The data directory ${dir} is a file, not a directory; pass --data-dir a directory`);
     }
     return;

@@ -74,6 +74,15 @@ describe('openDatabase', () => {
     );
   });
 
+  it('says so when the data dir is a symbolic link to nothing', () => {
+    const dataDir = path.join(tempDir(), 'link');
+    const gone = path.join(tempDir(), 'gone');
+    fs.symlinkSync(gone, dataDir);
+    expect(() => openDatabase({ server: 'tickets', dataDir })).toThrow(
+      `The data directory ${dataDir} is a symbolic link to ${gone}, which does not exist; create ${gone} or pass --data-dir a directory`,
+    );
+  });
+
   it('resolves the data dir from SHIPYARD_DATA_DIR when none is given', () => {
     const dataDir = path.join(tempDir(), 'from-env');
     vi.stubEnv('SHIPYARD_DATA_DIR', dataDir);

@@ -25,6 +25,7 @@ import {
   templateVariables,
   toolsListSize,
 } from '../src/lint/index.js';
+import { boundsLength } from '../src/lint/rules.js';
 
 const HINTS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
@@ -275,18 +276,33 @@ describe('lintServer', () => {
           .string()
           .regex(/^[A-Z]{3}$/)
           .describe('Three-letter code of the shelf'),
+        due: z.iso.date().describe('Day the note is due, YYYY-MM-DD'),
+        // A format alone is no bound, nor a pattern with + or * (zod's email pattern, a datetime's fraction).
+        owner: z.email().describe('Email address of the owner'),
+        source: z.url().describe('Web page the note came from'),
+        seen: z.iso.datetime().describe('When the note was last read'),
+        counts: z.record(z.string(), z.number()).describe('Counts by word, for the index'),
+        pair: z.tuple([z.string().max(5), z.string()]).describe('Shelf and slot of the paper copy'),
       };
       const findings = (await lintServer(withTool({ input }))).filter((f) => f.rule === 'parameters');
+      const unbounded = (path: string, kind = 'a string') =>
+        `\`${path}\` is ${kind} with no .max(); cap it, so one call cannot send megabytes`;
       expect(findings.map((f) => [f.where, f.message])).toEqual([
-        [
-          'notes/create_note.tags',
-          '`tags` is a list with no .max(); cap it, so one call cannot send megabytes',
-        ],
-        [
-          'notes/create_note.links',
-          '`links[].url` is a string with no .max(); cap it, so one call cannot send megabytes',
-        ],
+        ['notes/create_note.tags', unbounded('tags', 'a list')],
+        ['notes/create_note.links', unbounded('links[].url')],
+        ['notes/create_note.owner', unbounded('owner')],
+        ['notes/create_note.source', unbounded('source')],
+        ['notes/create_note.seen', unbounded('seen')],
+        ['notes/create_note.counts', unbounded('counts (a key)')],
+        ['notes/create_note.pair', unbounded('pair[1]')],
       ]);
+    });
+
+    it('counts a pattern as a bound only when it bounds the length', () => {
+      for (const bounded of ['^[A-Z]{3}$', '^(a|bc)-\\d{1,4}$', '^[*+]{2}\\*$', '^x{2,5}$'])
+        expect(boundsLength(bounded), bounded).toBe(true);
+      for (const open of ['[A-Z]{3}', '^[A-Z]{3}', '^a|b$', '^a+$', '^a*$', '^a{2,}$', '^a\\$', '^[a$'])
+        expect(boundsLength(open), open).toBe(false);
     });
   });
 

@@ -128,15 +128,20 @@ function checkParameters(tool: ToolDefinition, listing: ToolListing, where: stri
 }
 
 /**
- * The strings without maxLength and arrays without maxItems in a property's JSON Schema. A string held to
- * an enum, a pattern or a format (a key, a date) counts as bounded: its shape says how long it can be.
+ * The strings without maxLength and arrays without maxItems in a property's JSON Schema, record keys and
+ * tuple members included. A string held to an enum, or to a pattern that bounds its length (a key, a date),
+ * counts as bounded: its shape says how long it can be. A format alone does not (an email or a URL can be
+ * any length), nor does a pattern with `*`, `+` or `{n,}` (zod's email pattern, a datetime's fraction).
  */
 function unboundedParts(node: unknown, path: string): { path: string; kind: 'string' | 'array' }[] {
   if (!node || typeof node !== 'object') return [];
   const schema = node as Record<string, unknown>;
   const types = ([] as unknown[]).concat(schema.type ?? []);
   const found: { path: string; kind: 'string' | 'array' }[] = [];
-  const bounded = ['enum', 'const', 'pattern', 'format'].some((keyword) => schema[keyword] !== undefined);
+  const bounded =
+    schema.enum !== undefined ||
+    schema.const !== undefined ||
+    (typeof schema.pattern === 'string' && boundsLength(schema.pattern));
   if (types.includes('string') && schema.maxLength === undefined && !bounded)
     found.push({ path, kind: 'string' });
   if (types.includes('array') && schema.maxItems === undefined) found.push({ path, kind: 'array' });
@@ -144,6 +149,10 @@ function unboundedParts(node: unknown, path: string): { path: string; kind: 'str
     for (const member of (schema[key] as unknown[] | undefined) ?? [])
       found.push(...unboundedParts(member, path));
   }
+  ((schema.prefixItems as unknown[] | undefined) ?? []).forEach((member, i) => {
+    found.push(...unboundedParts(member, `${path}[${i}]`));
+  });
+  if (schema.propertyNames) found.push(...unboundedParts(schema.propertyNames, `${path} (a key)`));
   if (schema.items) found.push(...unboundedParts(schema.items, `${path}[]`));
   for (const [name, child] of Object.entries((schema.properties as Record<string, unknown>) ?? {})) {
     found.push(...unboundedParts(child, `${path}.${name}`));
@@ -152,6 +161,30 @@ function unboundedParts(node: unknown, path: string): { path: string; kind: 'str
     found.push(...unboundedParts(schema.additionalProperties, `${path}.*`));
   }
   return found;
+}
+
+/**
+ * Whether a regular expression only matches strings of a bounded length: anchored by `^` and `$` around the
+ * whole of it (no `|` outside a group), with no `*`, `+` or `{n,}` outside a character class. Conservative:
+ * a pattern it cannot read that way counts as unbounded.
+ */
+export function boundsLength(pattern: string): boolean {
+  if (!pattern.startsWith('^')) return false;
+  let depth = 0;
+  let inClass = false;
+  let last = -1;
+  for (let i = 1; i < pattern.length; i++) {
+    const c = pattern[i];
+    last = i;
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '*' || c === '+' || (c === '|' && depth === 0)) return false;
+    else if (c === '{' && /^\{\d*,\}/.test(pattern.slice(i))) return false;
+  }
+  return !inClass && depth === 0 && last === pattern.length - 1 && pattern[last] === '$';
 }
 
 /** A property's description in JSON Schema, also inside the anyOf that `.nullable()` produces. */

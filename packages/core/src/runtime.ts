@@ -8,6 +8,7 @@ import {
   CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
+  InitializeRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -61,6 +62,37 @@ const ToolCallRequestSchema = z.object({
   method: z.literal('tools/call'),
   params: z.looseObject({ name: z.unknown().optional(), arguments: z.unknown().optional() }),
 });
+
+/**
+ * A request checked against the SDK's schema for its method. Bad params are Invalid params (-32602) naming the
+ * field as a client writes it (`uri`, not `params.uri`), where the SDK's own registration answers them as a
+ * -32603 internal error carrying a raw zod dump.
+ */
+function checkRequest<S extends RequestSchema>(schema: S, request: unknown): z.output<S> {
+  const parsed = schema.safeParse(request, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((issue) =>
+    issue.path[0] === 'params' && issue.path.length > 1 ? { ...issue, path: issue.path.slice(1) } : issue,
+  );
+  throw new RpcError(
+    ErrorCode.InvalidParams,
+    `Invalid params for ${schema.shape.method.value}: ${describeIssues(issues, [])}`,
+  );
+}
+
+/**
+ * The SDK's server with its own `initialize` handler checked as core checks every other request: the SDK
+ * registers that one in its constructor, where core cannot reach it otherwise.
+ */
+class SessionServer extends Server {
+  override setRequestHandler(...[schema, handler]: Parameters<Server['setRequestHandler']>): void {
+    if (schema !== InitializeRequestSchema) return super.setRequestHandler(schema, handler);
+    const initialize = handler as (request: unknown, extra: Extra) => ReturnType<typeof handler>;
+    super.setRequestHandler(methodOnly('initialize'), (request, extra) =>
+      initialize(checkRequest(InitializeRequestSchema, request), extra),
+    );
+  }
+}
 
 const methodSchemas = new Map<string, z.ZodType<{ method: string }>>();
 /** A schema that only names the method (built once per method, not per session). */
@@ -221,7 +253,7 @@ export class Runtime {
   /** A protocol server for one session, not yet connected. */
   createServer(): Server {
     const def = this.definition;
-    const server = new Server(
+    const server = new SessionServer(
       { name: `shipyard-${def.name}`, version: def.version, ...(def.title ? { title: def.title } : {}) },
       {
         capabilities: {
@@ -367,20 +399,8 @@ export class Runtime {
       handler: (request: unknown, extra: Extra) => unknown,
     ) => void;
     setProtocolHandler.call(server, methodOnly(method), (request, extra) => {
-      const parsed = schema.safeParse(request, { reportInput: true });
-      if (!parsed.success) {
-        // Paths inside params name the field as a client writes it (`uri`, not `params.uri`).
-        const issues = parsed.error.issues.map((issue) =>
-          issue.path[0] === 'params' && issue.path.length > 1
-            ? { ...issue, path: issue.path.slice(1) }
-            : issue,
-        );
-        throw new RpcError(
-          ErrorCode.InvalidParams,
-          `Invalid params for ${method}: ${describeIssues(issues, [])}`,
-        );
-      }
-      return this.track(this.answer(method, () => handler(parsed.data, extra)));
+      const checked = checkRequest(schema, request);
+      return this.track(this.answer(method, () => handler(checked, extra)));
     });
   }
 

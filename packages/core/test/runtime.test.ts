@@ -1,7 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   type CallToolResult,
   CallToolResultSchema,
+  type JSONRPCMessage,
+  LATEST_PROTOCOL_VERSION,
   type Progress,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -690,6 +693,36 @@ describe('subscriptions', () => {
     expect(bidi.message).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
     expect(bidi.message).not.toMatch(/[\u202e\u{e0001}]/u);
     expect(logs.join('')).not.toContain(' error ');
+  });
+
+  it('answers an initialize with bad params -32602 naming the fields, and the session still initializes', async () => {
+    const runtime = new Runtime(createSample(), { logger: createLogger('notes', { level: 'silent' }) });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const answers: JSONRPCMessage[] = [];
+    clientSide.onmessage = (message) => answers.push(message);
+    await runtime.connect(serverSide);
+    await clientSide.start();
+    const initialize = (id: number, params: Record<string, unknown>) =>
+      clientSide.send({ jsonrpc: '2.0', id, method: 'initialize', params });
+    await initialize(1, { protocolVersion: 5, clientInfo: { name: 'raw', version: '0' } });
+    await initialize(2, {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '0' },
+    });
+    await waitFor(() => answers.length === 2, 'two answers');
+    const [bad, good] = answers as {
+      id: number;
+      error?: { code: number; message: string };
+      result?: unknown;
+    }[];
+    expect(bad?.error?.code).toBe(INVALID_PARAMS);
+    expect(bad?.error?.message).toMatch(/^Invalid params for initialize: .*protocolVersion/);
+    expect(bad?.error?.message).toContain('capabilities');
+    expect(bad?.error?.message).not.toContain('"code"');
+    expect(good?.result).toMatchObject({ protocolVersion: LATEST_PROTOCOL_VERSION });
+    await clientSide.close();
+    await runtime.close();
   });
 
   it('watches for outside changes exactly while something is subscribed', async () => {

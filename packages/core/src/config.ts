@@ -70,18 +70,20 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   /** Where a value came from, for error messages: the flag, or else the environment variable. */
   const from = (flag: string, value: string | undefined, name: string) =>
     value !== undefined ? `--${flag}` : name;
-  const transport = values.transport ?? env.SHIPYARD_TRANSPORT ?? 'stdio';
+  // Empty environment variables count as unset (a host config's `"SHIPYARD_PORT": ""` leaves the default).
+  const fromEnv = (name: string) => env[name] || undefined;
+  const transport = values.transport ?? fromEnv('SHIPYARD_TRANSPORT') ?? 'stdio';
   if (transport !== 'stdio' && transport !== 'http') {
     const source = from('transport', values.transport, 'SHIPYARD_TRANSPORT');
     throw new UsageError(`${source} must be stdio or http, got "${transport}"`);
   }
-  const portText = values.port ?? env.SHIPYARD_PORT ?? String(DEFAULT_PORT);
+  const portText = values.port ?? fromEnv('SHIPYARD_PORT') ?? String(DEFAULT_PORT);
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) {
     const source = from('port', values.port, 'SHIPYARD_PORT');
     throw new UsageError(`${source} must be a number from 0 to 65535, got "${portText}"`);
   }
-  const logLevelText = values['log-level'] ?? env.SHIPYARD_LOG_LEVEL;
+  const logLevelText = values['log-level'] ?? fromEnv('SHIPYARD_LOG_LEVEL');
   const logLevel = parseLogLevel(logLevelText);
   if (logLevelText !== undefined && logLevel !== logLevelText) {
     const source = from('log-level', values['log-level'], 'SHIPYARD_LOG_LEVEL');
@@ -93,11 +95,11 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   // Composed form (NFC), so the same name typed with combining accents is the same user.
   const user = (values.user ?? env.SHIPYARD_USER)?.trim().normalize('NFC');
   if (values.user !== undefined && !user) throw new UsageError('--user must name someone, got a blank value');
-  // Empty environment variables count as unset; an empty or blank list, or host, given on purpose is refused
-  // rather than read as "no restriction" (every tool, every interface).
-  const host = values.host ?? (env.SHIPYARD_HOST || DEFAULT_HOST);
+  // An empty or blank list, or host, given on purpose is refused rather than read as "no restriction"
+  // (every tool, every interface).
+  const host = values.host ?? fromEnv('SHIPYARD_HOST') ?? DEFAULT_HOST;
   if (!host.trim()) throw new UsageError('--host must name an address, got an empty value');
-  const toolsText = values.tools ?? (env.SHIPYARD_TOOLS || undefined);
+  const toolsText = values.tools ?? fromEnv('SHIPYARD_TOOLS');
   const tools = list(toolsText);
   if (toolsText !== undefined && !tools) {
     const source = from('tools', values.tools, 'SHIPYARD_TOOLS');
@@ -114,12 +116,12 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     transport,
     host,
     port,
-    dataDir: values['data-dir'] ?? (env.SHIPYARD_DATA_DIR || undefined),
+    dataDir: values['data-dir'] ?? fromEnv('SHIPYARD_DATA_DIR'),
     readOnly: values['read-only'] ?? bool(env.SHIPYARD_READ_ONLY, 'SHIPYARD_READ_ONLY'),
     tools,
     user: user || undefined,
     logLevel,
-    httpToken: env.SHIPYARD_HTTP_TOKEN || undefined,
+    httpToken: fromEnv('SHIPYARD_HTTP_TOKEN'),
     allowedHosts,
     help: values.help ?? false,
     version: values.version ?? false,

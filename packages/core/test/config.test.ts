@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HOST, DEFAULT_PORT, parseConfig, UsageError } from '../src/index.js';
+import { DEFAULT_HOST, DEFAULT_PORT, parseConfig, SETTINGS, UsageError } from '../src/index.js';
 
 function usageError(argv: string[], env: NodeJS.ProcessEnv = {}): UsageError {
   let caught: unknown;
@@ -165,6 +165,14 @@ describe('parseConfig', () => {
   it('reads an empty SHIPYARD_HOST as unset and refuses an empty --host', () => {
     expect(parseConfig([], { SHIPYARD_HOST: '' }).host).toBe('127.0.0.1');
     expect(() => parseConfig(['--host', ' '], {})).toThrow(/--host must name an address/);
+  });
+
+  it('reads every empty SHIPYARD_* variable as unset, as the README says', () => {
+    const empty = Object.fromEntries(
+      SETTINGS.flatMap((setting) => (setting.env ? [[setting.env, '']] : [])),
+    ) as Record<string, string>;
+    expect(Object.keys(empty)).toEqual(expect.arrayContaining(['SHIPYARD_TRANSPORT', 'SHIPYARD_PORT']));
+    expect(parseConfig([], empty)).toEqual(parseConfig([], {}));
   });
 
   it('takes allowed hosts as names without a port', () => {

@@ -138,8 +138,8 @@ export async function runServer(
     log.info(`listening on ${http.url}`, { readOnly: config.readOnly, tools: runtime.toolNames.length });
   } else {
     // id null: JSON-RPC's id for an answer whose request id cannot be known; the SDK's type wants one.
-    const answer = (error: { code: number; message: string }) =>
-      transport.send({ jsonrpc: '2.0', id: null, error } as unknown as JSONRPCMessage).catch(() => {});
+    const answer = (error: { code: number; message: string }, id: string | number | null = null) =>
+      transport.send({ jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage).catch(() => {});
     const transport = new StdioServerTransport(process.stdin.pipe(checkedStdin(log, answer)), process.stdout);
     await runtime.connect(transport);
     log.debug('serving on stdio', { readOnly: config.readOnly, tools: runtime.toolNames.length });

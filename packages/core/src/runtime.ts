@@ -86,7 +86,10 @@ function checkRequest<S extends RequestSchema>(schema: S, request: unknown): z.o
  */
 class SessionServer extends Server {
   override setRequestHandler(...[schema, handler]: Parameters<Server['setRequestHandler']>): void {
-    if (schema !== InitializeRequestSchema) return super.setRequestHandler(schema, handler);
+    if (schema !== InitializeRequestSchema) {
+      super.setRequestHandler(schema, handler);
+      return;
+    }
     const initialize = handler as (request: unknown, extra: Extra) => ReturnType<typeof handler>;
     super.setRequestHandler(methodOnly('initialize'), (request, extra) =>
       initialize(checkRequest(InitializeRequestSchema, request), extra),

@@ -297,8 +297,14 @@ describe('the bin', () => {
     // Neither a blank line nor a response is answered (a response is never answered).
     proc.child.stdin.write('\n  \r\n{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x"}}\n');
     proc.child.stdin.write('[1,2]\n');
+    // A request the SDK would drop unanswered (params as a list) is answered under its own id.
+    proc.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: ['slow_echo', {}] });
     proc.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
     expect((await proc.response(2)).result).toMatchObject({ tools: expect.any(Array) });
+    expect((await proc.response(3)).error).toEqual({
+      code: -32602,
+      message: 'Invalid params for tools/call: params must be an object',
+    });
     expect(errors()).toEqual([-32700, -32600, -32600]);
     await proc.waitForStderr(/answered -32600 to a line on stdin that is not a JSON-RPC message/);
     expect(proc.stderr()).toMatch(/warn \[fixture\] answered -32700 to a line on stdin that is not JSON/);

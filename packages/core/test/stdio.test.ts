@@ -1,3 +1,4 @@
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { checkedStdin, classifyLine, MAX_LINE_CHARS } from '../src/stdio.js';
@@ -12,6 +13,72 @@ describe('classifyLine', () => {
     expect(classifyLine('{not json')).toBe('not-json');
     for (const line of ['[1]', '"text"', '{"id":1,"method":"ping"}', '{"jsonrpc":"2.0","id":1}'])
       expect(classifyLine(line), line).toBe('not-a-message');
+  });
+});
+
+describe('classifyLine and what the SDK drops', () => {
+  const request = (extra: Record<string, unknown>) =>
+    JSON.stringify({ jsonrpc: '2.0', method: 'ping', ...extra });
+  const lines = {
+    fine: [
+      request({ id: 1 }),
+      request({ id: 'a', params: {} }),
+      request({ id: 2, params: { _meta: { progressToken: 'p' }, name: 'x' } }),
+      request({ id: 3, params: { _meta: { progressToken: 7, other: [1] } } }),
+      request({ id: 4, params: { _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't' } } } }),
+      request({}),
+      request({ params: { _meta: {} } }),
+    ],
+    answered: [
+      [request({ id: 4, params: ['get_ticket', { key: 'SHIP-1' }] }), 4, -32602, 'params must be an object'],
+      [request({ id: 5, params: null }), 5, -32602, 'params must be an object'],
+      [request({ id: 6, params: 'x' }), 6, -32602, 'params must be an object'],
+      [request({ id: 7, params: { _meta: 5 } }), 7, -32602, '_meta must be an object'],
+      [request({ id: 8, params: { _meta: { progressToken: {} } } }), 8, -32602, 'progressToken'],
+      [request({ id: 8, params: { _meta: { progressToken: 1.5 } } }), 8, -32602, 'progressToken'],
+      [
+        request({ id: 9, params: { _meta: { 'io.modelcontextprotocol/related-task': 1 } } }),
+        9,
+        -32602,
+        'taskId',
+      ],
+      [request({ id: null }), null, -32600, 'id must be a string or an integer'],
+      [request({ id: true }), null, -32600, 'id must be a string or an integer'],
+      [request({ id: 1.5 }), null, -32600, 'id must be a string or an integer'],
+      [request({ id: { a: 1 } }), null, -32600, 'id must be a string or an integer'],
+      [request({ id: [1] }), null, -32600, 'id must be a string or an integer'],
+      [request({ id: 10, extra: 1 }), 10, -32600, 'unknown member "extra"'],
+    ] as const,
+    dropped: [request({ params: [] }), request({ params: { _meta: 'x' } }), request({ extra: true })],
+  };
+
+  it('passes exactly the requests and notifications the SDK accepts', () => {
+    for (const line of [...lines.fine, ...lines.answered.map(([line]) => line), ...lines.dropped]) {
+      const accepted = JSONRPCMessageSchema.safeParse(JSON.parse(line)).success;
+      expect(classifyLine(line) === 'message', line).toBe(accepted);
+    }
+  });
+
+  it('answers a refused request with its id when it has a usable one, and never a notification', () => {
+    for (const [line, id, code, text] of lines.answered) {
+      const kind = classifyLine(line);
+      expect(kind, line).toMatchObject({ id, code, notification: false });
+      expect((kind as { message: string }).message, line).toContain(text);
+    }
+    for (const line of lines.dropped) expect(classifyLine(line), line).toMatchObject({ notification: true });
+  });
+
+  it('answers through checkedStdin with the request id, and passes the next message', async () => {
+    const answers: [number, unknown][] = [];
+    const stream = checkedStdin(createLogger('test', { level: 'silent' }), (error, id) =>
+      answers.push([error.code, id]),
+    );
+    const out: string[] = [];
+    stream.on('data', (chunk: Buffer) => out.push(chunk.toString()));
+    stream.end(`${request({ id: 4, params: [] })}\n${request({ params: 1 })}\n${request({ id: 5 })}\n`);
+    await new Promise((resolve) => stream.on('end', resolve));
+    expect(answers).toEqual([[-32602, 4]]);
+    expect(out.join('')).toBe(`${request({ id: 5 })}\n`);
   });
 });
 

@@ -192,7 +192,8 @@ export class Runtime {
   private readonly validator = new LazyJsonSchemaValidator();
   private toolListing: Tool[] | undefined;
   private warmedUp: Promise<void> | undefined;
-  private warmUpFailed = false;
+  /** Set once warm-up has failed: the failure's code (`EACCES`, `SQLITE_NOTADB`) when it has one, else ''. */
+  private warmUpFailed: string | undefined;
   private closed = false;
   /** Stops the definition's watch while it runs (some session has a subscription). */
   private stopWatching: (() => void) | undefined;
@@ -290,7 +291,8 @@ export class Runtime {
       try {
         await this.definition.warmUp?.();
       } catch (error) {
-        this.warmUpFailed = true;
+        const code = (error as { code?: unknown } | null)?.code;
+        this.warmUpFailed = typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? code : '';
         this.log.error(`warm-up failed\n${stackOf(error)}`);
         this.options.onWarmUpError?.(error);
         throw error;
@@ -618,11 +620,13 @@ export class Runtime {
     }
     const ref = randomUUID().slice(0, 8);
     this.log.error(`internal error in ${where} (ref ${ref})\n${stackOf(error)}`);
-    if (this.warmUpFailed) {
-      // What the call needs could not be opened at start-up (a data directory, say): nothing to retry.
+    if (this.warmUpFailed !== undefined) {
+      // What the call needs could not be opened at start-up (a data directory, say): nothing to retry. The
+      // failure's code tells the user what to look for; its message stays in the log (it names paths).
+      const code = this.warmUpFailed ? ` (${this.warmUpFailed})` : '';
       return new ShipyardError(
         'internal',
-        `${where} cannot run: the server could not start and is stopping; its log says why (ref ${ref})`,
+        `${where} cannot run: the server could not start${code} and is stopping; its log says why (ref ${ref})`,
         { hint: 'Restart the server once what its log names is fixed' },
       );
     }

@@ -200,13 +200,14 @@ describe('tools/call', () => {
   it('says a call cannot run because start-up failed, once warm-up has failed', async () => {
     const definition = createSample();
     definition.warmUp = () => {
-      throw new Error('EACCES: permission denied, mkdir /srv/data');
+      throw Object.assign(new Error('EACCES: permission denied, mkdir /srv/data'), { code: 'EACCES' });
     };
     harness = await connect(definition);
     await expect(harness.runtime.warmUp()).rejects.toThrow('EACCES');
     const error = expectToolError(await call(harness.client, 'fail_with', { kind: 'plain' }), 'internal');
+    // The failure's code (not its message, which names paths) tells the user what to look for.
     expect(error.message).toMatch(
-      /^tool fail_with cannot run: the server could not start and is stopping; its log says why \(ref [0-9a-f]{8}\)$/,
+      /^tool fail_with cannot run: the server could not start \(EACCES\) and is stopping; its log says why \(ref [0-9a-f]{8}\)$/,
     );
     expect(error.hint).toBe('Restart the server once what its log names is fixed');
     expect(error.message).not.toContain('/srv/data');

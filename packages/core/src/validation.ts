@@ -156,7 +156,8 @@ interface IssueContext {
 /** Unknown argument names shown in one message; the rest are counted. */
 const UNKNOWN_SHOWN = 10;
 
-function describeIssue(issue: z.core.$ZodIssue, { allowedKeys, optionalKeys, meant }: IssueContext): string {
+function describeIssue(issue: z.core.$ZodIssue, context: IssueContext): string {
+  const { allowedKeys, optionalKeys, meant } = context;
   const field = `\`${fieldName(issue.path)}\``;
   // Null given for an argument the caller may leave out (an enum reports it as a value, others as a type).
   const nullForOptional =
@@ -177,6 +178,9 @@ function describeIssue(issue: z.core.$ZodIssue, { allowedKeys, optionalKeys, mea
       const received = (issue.input === undefined ? 'nothing' : describeValue(issue.input)) as string;
       if (issue.input === undefined && issue.path.length > 0)
         return `${field} is required (${issue.expected})`;
+      // 1e400 in JSON parses as Infinity: a number, but too large for any.
+      if (typeof issue.input === 'number' && !Number.isFinite(issue.input))
+        return `${field} must be a finite number, got ${issue.input} (a number too large to hold)`;
       // One word, or words with commas, where a list is wanted: show the list it would be.
       if (issue.expected === 'array' && typeof issue.input === 'string' && issue.input.length <= 40) {
         const items = issue.input
@@ -209,6 +213,25 @@ function describeIssue(issue: z.core.$ZodIssue, { allowedKeys, optionalKeys, mea
         : `${field} ${issue.message}`;
     case 'not_multiple_of':
       return `${field} must be a multiple of ${String(issue.divisor)}`;
+    case 'invalid_union': {
+      // Shapes told apart by one member (a ref's `type`): name that member's values, not "Invalid input".
+      const tags = issue.errors.map((branch) =>
+        branch.find((inner) => inner.code === 'invalid_value' && inner.path.length === 1),
+      );
+      const key = tags[0]?.path[0];
+      if (key === undefined || !tags.every((tag) => tag?.path[0] === key))
+        return `${field}: ${issue.message}`;
+      const values = tags.flatMap((tag) => (tag?.code === 'invalid_value' ? tag.values : []));
+      const input = objectOr(issue.input)?.[key];
+      const tag: z.core.$ZodIssue = {
+        code: 'invalid_value',
+        values,
+        path: [...issue.path, key],
+        input,
+        message: '',
+      };
+      return describeIssue(tag, context);
+    }
     default:
       // A schema's own words: "must …" reads on from the field's name, anything else after a colon.
       return issue.message.startsWith('must ') ? `${field} ${issue.message}` : `${field}: ${issue.message}`;

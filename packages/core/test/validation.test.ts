@@ -34,6 +34,32 @@ describe('describeIssues on a value of the wrong type', () => {
   });
 });
 
+describe('describeIssues on a number JSON cannot hold', () => {
+  it('calls 1e400 (parsed as Infinity) too large rather than not a number', () => {
+    const shape = { limit: z.number().int().max(100) };
+    expect(describeIssues(issuesOf(z.object(shape), { limit: Infinity }), Object.keys(shape))).toBe(
+      '`limit` must be a finite number, got Infinity (a number too large to hold)',
+    );
+  });
+});
+
+describe('describeIssues on a union', () => {
+  it('names the values of the member that tells its shapes apart', () => {
+    const shape = {
+      ref: z.union([
+        z.object({ type: z.literal('ref/prompt'), name: z.string() }),
+        z.object({ type: z.literal('ref/resource'), uri: z.string() }),
+      ]),
+    };
+    const issues = issuesOf(z.object(shape), { ref: { type: 'ref/bogus' } });
+    expect(describeIssues(issues, Object.keys(shape))).toBe(
+      '`ref.type` must be one of "ref/prompt", "ref/resource", got "ref/bogus"',
+    );
+    const untagged = { by: z.union([z.object({ name: z.string() }), z.object({ id: z.number() })]) };
+    expect(describeIssues(issuesOf(z.object(untagged), { by: {} }), ['by'])).toBe('`by`: Invalid input');
+  });
+});
+
 describe('describeIssues in words a model can act on', () => {
   it('uses the message a pattern was given instead of the pattern', () => {
     const shape = {

@@ -35,6 +35,18 @@ describe('create_project', () => {
     await expect.poll(() => [...updates].sort()).toEqual(['tickets://projects', 'tickets://projects/NEW']);
   });
 
+  it('makes a name one line without control characters, and keeps only those out of the description', async () => {
+    ({ client } = await connectTickets());
+    const project = await callOk<Record<string, unknown>>(client, 'create_project', {
+      key: 'WEB',
+      name: 'Web\n site\u0000',
+      description: 'Line one\nline two\u001b[31m',
+    });
+    expect(project).toMatchObject({ name: 'Web site', description: 'Line one\nline two[31m' });
+    for (const name of ['\u0000', '\n\u200b'])
+      await callError(client, 'create_project', { key: 'API', name }, 'invalid_input');
+  });
+
   it('refuses a key in use with a conflict naming the project, and a key that is not one', async () => {
     ({ client } = await connectTickets());
     await seedProject(client, 'SHIP', 'Shipyard');

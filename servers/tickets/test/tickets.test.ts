@@ -194,6 +194,32 @@ describe('create_ticket', () => {
     await callError(client, 'update_ticket', { key: 'SHIP-1', title: '\u2060' }, 'invalid_input');
   });
 
+  it('keeps a description and a comment as written but for control characters (NUL, escapes)', async () => {
+    await setup(0);
+    const description = 'Steps:\r\n\t1. open\u0000\n2. \u001b[31mred\u001b[0m\u0085';
+    await seedTicket(client, { title: 'T', description });
+    expect((await get('SHIP-1')).description).toBe('Steps:\r\n\t1. open\n2. [31mred[0m');
+    await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'Seen\u0007 again\n\u0000' });
+    expect((await get('SHIP-1', ['comments'])).comments?.[0]?.body).toBe('Seen again\n');
+    await callError(client, 'add_ticket_comment', { key: 'SHIP-1', body: '\u0000\u0007 ' }, 'invalid_input');
+    await update({ key: 'SHIP-1', description: 'Now\u0000 clean' });
+    expect((await get('SHIP-1')).description).toBe('Now clean');
+  });
+
+  it('refuses a label that grows past 50 characters in lower case, which the label filter would refuse', async () => {
+    await setup(0);
+    const error = await callError(
+      client,
+      'create_ticket',
+      { project: 'SHIP', title: 'T', labels: ['\u0130'.repeat(30)] },
+      'invalid_input',
+    );
+    expect(error.message).toContain('must have at most 50 characters in lower case');
+    const label = '\u0130'.repeat(25);
+    await seedTicket(client, { title: 'T', labels: [label] });
+    expect(await callOk(client, 'search_tickets', { label })).toMatchObject({ total: 1 });
+  });
+
   it('refuses a label or a person that is not one line with something visible', async () => {
     await setup(1);
     for (const labels of [['\u200b'], ['a\nb'], ['a\u2028b'], ['ok', 'tab\there']]) {

@@ -1,6 +1,6 @@
 import { InvalidInput, z } from '@shipyard/core';
 import { MAX_COMMENT_CHARS } from '../domain/comments.js';
-import { PRIORITIES, projectOfKey, TICKET_KEY, TYPES } from '../domain/model.js';
+import { normaliseLabel, PRIORITIES, projectOfKey, TICKET_KEY, TYPES } from '../domain/model.js';
 
 // Output schemas name enum fields as plain strings: the input schemas already list the values, and
 // repeating them in every output would cost tokens in each tools/list.
@@ -48,7 +48,33 @@ const VISIBLE = /[^\s\p{Cc}\p{Cf}]/u;
  * U+2029), not only blanks or zero-width characters.
  */
 const oneVisibleLine = (text: string) => !/[\p{Cc}\p{Zl}\p{Zp}]/u.test(text) && VISIBLE.test(text);
-const ONE_VISIBLE_LINE = 'must be one line with a visible character';
+const ONE_VISIBLE_LINE = 'must be one line with a visible character and no control characters';
+
+/**
+ * Text made one line: a line break of any kind (and the blanks around it) or a tab becomes a space, other
+ * control characters (NUL, bell…) go.
+ */
+const oneLine = (text: string) =>
+  text
+    .replace(/\s*[\r\n\v\f\u0085\u2028\u2029]+\s*|\t/g, ' ')
+    .replace(/\p{Cc}/gu, '')
+    .trim();
+
+/** A one-line name or title of 1 to `max` characters with something visible in it (see {@link oneLine}). */
+export const lineOfText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .transform(oneLine)
+    .refine((text) => VISIBLE.test(text), 'must have a visible character');
+
+/**
+ * Markdown as written, but for control characters other than tab and line breaks (NUL, an escape that
+ * would recolour a terminal showing it): nobody means to store those.
+ */
+export const withoutControls = (text: string) => text.replace(/(?![\t\n\r])\p{Cc}/gu, '');
 
 /** A project key as typed: PROJECT_KEY in any case. */
 export const PROJECT_KEY_ANY_CASE = /^[A-Za-z][A-Za-z0-9]{1,9}$/;
@@ -75,22 +101,9 @@ export const fields = {
     .transform((key) => key.toUpperCase())
     .describe('Project key, e.g. SHIP'),
   key: z.string().max(24).describe('Ticket key, e.g. SHIP-42'),
-  // One line: a line break of any kind (and the blanks around it) or a tab becomes a space, other control
-  // characters (NUL, bell…) go, and something visible must be left (not only zero-width characters).
-  title: z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .transform((title) =>
-      title
-        .replace(/\s*[\r\n\v\f\u0085\u2028\u2029]+\s*|\t/g, ' ')
-        .replace(/\p{Cc}/gu, '')
-        .trim(),
-    )
-    .refine((title) => VISIBLE.test(title), 'must have a visible character')
-    .describe('One-line summary'),
-  description: z.string().max(50_000).describe('Details, markdown'),
+  // One line, and something visible must be left (not only zero-width characters).
+  title: lineOfText(200).describe('One-line summary'),
+  description: z.string().max(50_000).transform(withoutControls).describe('Details, markdown'),
   type: z.enum(TYPES).describe('bug, feature, task or chore'),
   priority: z.enum(PRIORITIES).describe('urgent, high, medium, low or none'),
   person: z
@@ -101,7 +114,19 @@ export const fields = {
     .refine(oneVisibleLine, ONE_VISIBLE_LINE)
     .describe('Name, "me" or "none"'),
   labels: z
-    .array(z.string().trim().min(1).max(50).refine(oneVisibleLine, ONE_VISIBLE_LINE))
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1)
+        .max(50)
+        .refine(oneVisibleLine, ONE_VISIBLE_LINE)
+        // Stored lower-case, where some letters grow (İ is i and a dot): the label filter takes 50 at most.
+        .refine(
+          (label) => normaliseLabel(label).length <= 50,
+          'must have at most 50 characters in lower case',
+        ),
+    )
     .max(20)
     .describe('Labels, stored lower-case'),
   // A filter on one label: empty is refused rather than read as "any label" (leave it out for that).
@@ -113,6 +138,7 @@ export const fields = {
   comment: z
     .string()
     .max(MAX_COMMENT_CHARS)
+    .transform(withoutControls)
     .refine((body) => body.trim().length > 0, 'must not be blank'),
 };
 

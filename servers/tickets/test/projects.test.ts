@@ -4,6 +4,7 @@ import listProjects from '../src/tools/list_projects.js';
 import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
 
 interface Listed {
+  count: number;
   projects: { key: string; name: string; description: string; open: number; total: number }[];
 }
 
@@ -80,7 +81,7 @@ describe('create_project', () => {
 describe('list_projects', () => {
   it('answers an empty list before any project exists', async () => {
     ({ client } = await connectTickets());
-    expect(await callOk<Listed>(client, 'list_projects')).toEqual({ projects: [] });
+    expect(await callOk<Listed>(client, 'list_projects')).toEqual({ count: 0, projects: [] });
   });
 
   it('lists every project by key with open and total ticket counts', async () => {
@@ -101,7 +102,8 @@ describe('list_projects', () => {
     }
     await callOk(client, 'transition_ticket', { key: 'SHIP-3', status: 'todo' });
 
-    const { projects } = await callOk<Listed>(client, 'list_projects');
+    const { count, projects } = await callOk<Listed>(client, 'list_projects');
+    expect(count).toBe(3);
     expect(projects).toEqual([
       { key: 'API', name: 'Public API', description: '', open: 0, total: 0 },
       { key: 'SHIP', name: 'Shipyard', description: '', open: 2, total: 4 },
@@ -124,12 +126,29 @@ describe('list_projects', () => {
       idempotentHint: true,
       openWorldHint: false,
     });
-    expect(await callOk<Listed>(client, 'list_projects')).toEqual({ projects: [] });
+    expect(await callOk<Listed>(client, 'list_projects')).toEqual({ count: 0, projects: [] });
   });
 
-  it('copes with bad input (it takes no arguments)', async () => {
+  it('lists 200 a call with the count, and the next 200 after the last key', async () => {
+    ({ client } = await connectTickets());
+    const keys = Array.from({ length: 205 }, (_, i) => `P${String(i).padStart(3, '0')}`);
+    for (const key of keys) await seedProject(client, key, `Project ${key}`);
+    const first = await callOk<Listed>(client, 'list_projects');
+    expect(first.count).toBe(205);
+    expect(first.projects.map((p) => p.key)).toEqual(keys.slice(0, 200));
+    // Any case and blanks, as project keys go elsewhere.
+    const rest = await callOk<Listed>(client, 'list_projects', { after: ' p199 ' });
+    expect(rest).toMatchObject({ count: 205 });
+    expect(rest.projects.map((p) => p.key)).toEqual(keys.slice(200));
+    const { contents } = await client.readResource({ uri: 'tickets://projects' });
+    const page = JSON.parse((contents[0] as { text: string }).text) as { total: number; note: string };
+    expect(page.total).toBe(205);
+    expect(page.note).toContain('list_projects with `after`');
+  });
+
+  it('copes with bad input', async () => {
     ({ client } = await connectTickets());
     const summary = await checkBadInputs(client, 'list_projects', listProjects.input, {});
-    expect(summary.rejected).toBe(1);
+    expect(summary.rejected).toBeGreaterThan(1);
   });
 });

@@ -134,7 +134,7 @@ describe('create_ticket', () => {
       'Invalid arguments for create_ticket: `project` must be a letter, then 1-9 letters or digits, e.g. SHIP',
     );
     expect((await refuse({ title: '   ' })).message).toBe(
-      'Invalid arguments for create_ticket: `title` must not be empty or blank',
+      'Invalid arguments for create_ticket: `title` must have a visible character',
     );
     // null for an optional enum, as for any optional argument: leave it out.
     expect((await refuse({ priority: null })).message).toContain(

@@ -1,5 +1,5 @@
 import { type Completion, InvalidInput, NotFound } from '@shipyard/core';
-import { and, asc, count, countDistinct, desc, eq, inArray, like, lt, sql } from 'drizzle-orm';
+import { and, asc, count, countDistinct, desc, eq, gt, inArray, like, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { history, links, projects, tickets } from '../db/schema.js';
 import { lastComments } from './comments.js';
@@ -97,9 +97,19 @@ export interface ProjectOverview {
 }
 
 /** Every project (bounded) with its ticket counts, ordered by key. */
-export function projectOverviews(db: Tx): { projects: ProjectOverview[]; total: number; note?: string } {
+export function projectOverviews(
+  db: Tx,
+  /** Only the projects whose keys sort after this one (the next LIMITS.projects). */
+  after?: string,
+): { projects: ProjectOverview[]; total: number; note?: string } {
   const total = db.select({ n: count() }).from(projects).get()?.n ?? 0;
-  const rows = db.select().from(projects).orderBy(asc(projects.key)).limit(LIMITS.projects).all();
+  const rows = db
+    .select()
+    .from(projects)
+    .where(after === undefined ? undefined : gt(projects.key, after))
+    .orderBy(asc(projects.key))
+    .limit(LIMITS.projects)
+    .all();
   const counts = db
     .select({
       projectId: tickets.projectId,
@@ -120,7 +130,11 @@ export function projectOverviews(db: Tx): { projects: ProjectOverview[]; total: 
       uri: `tickets://projects/${row.key}`,
     })),
     total,
-    ...(total > rows.length ? { note: `Showing the first ${rows.length} of ${total} projects by key` } : {}),
+    ...(total > rows.length
+      ? {
+          note: `Showing ${rows.length} of ${total} projects by key; list_projects with \`after\` lists the ones after the last`,
+        }
+      : {}),
   };
 }
 

@@ -25,7 +25,7 @@ export default defineTool({
   name: 'link_tickets',
   title: 'Link tickets',
   description:
-    "Link ticket key to target with a type. Returns key's links by type; created is false if it existed. " +
+    "Link ticket key to target with a type. Returns key's links, 20 a type; created is false if it existed. " +
     'Use this to record dependencies or duplicates; cycles are refused.',
   input: linkInput,
   output: { ...linkOutput, created: z.boolean() },

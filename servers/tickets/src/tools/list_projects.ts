@@ -1,4 +1,5 @@
 import { defineTool, type ToolContext, z } from '@shipyard/core';
+import { snapshot } from '../domain/model.js';
 import { projectOverviews } from '../domain/reports.js';
 import type { TicketsDeps } from '../server.js';
 
@@ -6,10 +7,13 @@ export default defineTool({
   name: 'list_projects',
   title: 'List projects',
   description:
-    'List projects by key (200 at most). Returns each key, name, description and open/total ticket counts. ' +
-    'Use this to find a project key.',
-  input: {},
+    'List projects by key, 200 a call. Returns the project count and each key, name, description and ' +
+    'open/total ticket counts. Use this to find a project key.',
+  input: {
+    after: z.string().max(10).optional().describe('Keys after this one (next 200)'),
+  },
   output: {
+    count: z.number().int(),
     projects: z.array(
       z.object({
         key: z.string(),
@@ -21,8 +25,12 @@ export default defineTool({
     ),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler(_input, ctx: ToolContext<TicketsDeps>) {
-    const { projects } = projectOverviews(ctx.deps.db);
-    return { projects: projects.map(({ tickets, ...project }) => ({ ...project, total: tickets })) };
+  handler(input, ctx: ToolContext<TicketsDeps>) {
+    const after = input.after?.trim().toUpperCase();
+    const { projects, total } = snapshot(ctx.deps.db, () => projectOverviews(ctx.deps.db, after));
+    return {
+      count: total,
+      projects: projects.map(({ tickets, ...project }) => ({ ...project, total: tickets })),
+    };
   },
 });

@@ -60,12 +60,14 @@ const oneLine = (text: string) =>
     .replace(/\p{Cc}/gu, '')
     .trim();
 
-/** A one-line name or title of 1 to `max` characters with something visible in it (see {@link oneLine}). */
+/**
+ * A one-line name or title of at most `max` characters with something visible in it (see {@link oneLine}).
+ * The visible-character rule refuses an empty one, so no `.min(1)`: every minLength costs tokens in tools/list.
+ */
 export const lineOfText = (max: number) =>
   z
     .string()
     .trim()
-    .min(1)
     .max(max)
     .transform(oneLine)
     .refine((text) => VISIBLE.test(text), 'must have a visible character');
@@ -106,10 +108,10 @@ export const fields = {
   description: z.string().max(50_000).transform(withoutControls).describe('Details, markdown'),
   type: z.enum(TYPES).describe('bug, feature, task or chore'),
   priority: z.enum(PRIORITIES).describe('urgent, high, medium, low or none'),
+  // Empty is refused as not visible (no .min(1): see lineOfText).
   person: z
     .string()
     .trim()
-    .min(1)
     .max(100)
     .refine(oneVisibleLine, ONE_VISIBLE_LINE)
     .describe('Name, "me" or "none"'),
@@ -118,7 +120,6 @@ export const fields = {
       z
         .string()
         .trim()
-        .min(1)
         .max(50)
         .refine(oneVisibleLine, ONE_VISIBLE_LINE)
         // Stored lower-case, where some letters grow (İ is i and a dot): the label filter takes 50 at most.

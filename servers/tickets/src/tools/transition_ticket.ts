@@ -2,7 +2,7 @@ import { defineTool, type ToolContext, z } from '@shipyard/core';
 import { STATUSES, shownOn, ticketUris } from '../domain/model.js';
 import { transitionTicket } from '../domain/tickets.js';
 import type { TicketsDeps } from '../server.js';
-import { fields } from './shared.js';
+import { fields, lineOfText } from './shared.js';
 
 export default defineTool({
   name: 'transition_ticket',
@@ -13,7 +13,7 @@ export default defineTool({
   input: {
     key: fields.key,
     status: z.enum(STATUSES).describe('The next status'),
-    resolution: z.string().trim().min(1).max(200).optional().describe('On done/cancelled, e.g. fixed'),
+    resolution: lineOfText(200).optional().describe('On done/cancelled, e.g. fixed'),
     comment: fields.comment.optional().describe('Comment to add, e.g. why'),
     expected_version: z.number().int().min(1).optional().describe('Version you read; stale: conflict'),
   },

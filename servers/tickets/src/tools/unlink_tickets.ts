@@ -8,8 +8,8 @@ export default defineTool({
   name: 'unlink_tickets',
   title: 'Unlink tickets',
   description:
-    "Remove a link between ticket key and target, spelt from either end. Returns key's remaining links by " +
-    'type. Use this when a link is wrong.',
+    "Remove a link between ticket key and target, spelt from either end. Returns key's remaining links, 20 " +
+    'a type. Use this when a link is wrong.',
   input: linkInput,
   output: linkOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

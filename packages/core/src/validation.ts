@@ -179,7 +179,11 @@ function describeIssue(issue: z.core.$ZodIssue, context: IssueContext): string {
       if (issue.input === undefined && issue.path.length > 0)
         return `${field} is required (${issue.expected})`;
       // 1e400 in JSON parses as Infinity: a number, but too large for any.
-      if (typeof issue.input === 'number' && !Number.isFinite(issue.input))
+      if (
+        (issue.expected === 'number' || issue.expected === 'int') &&
+        typeof issue.input === 'number' &&
+        !Number.isFinite(issue.input)
+      )
         return `${field} must be a finite number, got ${issue.input} (a number too large to hold)`;
       // One word, or words with commas, where a list is wanted: show the list it would be.
       if (issue.expected === 'array' && typeof issue.input === 'string' && issue.input.length <= 40) {
@@ -214,14 +218,17 @@ function describeIssue(issue: z.core.$ZodIssue, context: IssueContext): string {
     case 'not_multiple_of':
       return `${field} must be a multiple of ${String(issue.divisor)}`;
     case 'invalid_union': {
-      // Shapes told apart by one member (a ref's `type`): name that member's values, not "Invalid input".
+      // Shapes told apart by one member (a ref's `type`): the problem in the shape its value picks, or when
+      // it picks none, that member's values; not "Invalid input".
       const tags = issue.errors.map((branch) =>
         branch.find((inner) => inner.code === 'invalid_value' && inner.path.length === 1),
       );
-      const key = tags[0]?.path[0];
-      if (key === undefined || !tags.every((tag) => tag?.path[0] === key))
+      const key = tags.find((tag) => tag !== undefined)?.path[0];
+      if (key === undefined || !tags.every((tag) => tag === undefined || tag.path[0] === key))
         return `${field}: ${issue.message}`;
-      const values = tags.flatMap((tag) => (tag?.code === 'invalid_value' ? tag.values : []));
+      const picked = issue.errors.find((_, i) => tags[i] === undefined)?.[0];
+      if (picked) return describeIssue({ ...picked, path: [...issue.path, ...picked.path] }, context);
+      const values = [...new Set(tags.flatMap((tag) => (tag?.code === 'invalid_value' ? tag.values : [])))];
       const input = objectOr(issue.input)?.[key];
       const tag: z.core.$ZodIssue = {
         code: 'invalid_value',

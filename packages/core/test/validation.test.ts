@@ -36,9 +36,13 @@ describe('describeIssues on a value of the wrong type', () => {
 
 describe('describeIssues on a number JSON cannot hold', () => {
   it('calls 1e400 (parsed as Infinity) too large rather than not a number', () => {
-    const shape = { limit: z.number().int().max(100) };
-    expect(describeIssues(issuesOf(z.object(shape), { limit: Infinity }), Object.keys(shape))).toBe(
-      '`limit` must be a finite number, got Infinity (a number too large to hold)',
+    const shape = { limit: z.number().int().max(100), title: z.string() };
+    expect(
+      describeIssues(issuesOf(z.object(shape), { limit: Infinity, title: 'x' }), ['limit', 'title']),
+    ).toBe('`limit` must be a finite number, got Infinity (a number too large to hold)');
+    // Where a string is wanted it is just the wrong type.
+    expect(describeIssues(issuesOf(z.object(shape), { limit: 1, title: Infinity }), ['limit', 'title'])).toBe(
+      '`title` must be a string, got the number Infinity',
     );
   });
 });
@@ -54,6 +58,10 @@ describe('describeIssues on a union', () => {
     const issues = issuesOf(z.object(shape), { ref: { type: 'ref/bogus' } });
     expect(describeIssues(issues, Object.keys(shape))).toBe(
       '`ref.type` must be one of "ref/prompt", "ref/resource", got "ref/bogus"',
+    );
+    // The tag picks a shape: what is wrong in that one.
+    expect(describeIssues(issuesOf(z.object(shape), { ref: { type: 'ref/prompt' } }), ['ref'])).toBe(
+      '`ref.name` is required (string)',
     );
     const untagged = { by: z.union([z.object({ name: z.string() }), z.object({ id: z.number() })]) };
     expect(describeIssues(issuesOf(z.object(untagged), { by: {} }), ['by'])).toBe('`by`: Invalid input');

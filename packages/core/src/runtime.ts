@@ -68,7 +68,7 @@ const ToolCallRequestSchema = z.object({
  * field as a client writes it (`uri`, not `params.uri`), where the SDK's own registration answers them as a
  * -32603 internal error carrying a raw zod dump.
  */
-function checkRequest<S extends RequestSchema>(schema: S, request: unknown): z.output<S> {
+export function checkRequest<S extends RequestSchema>(schema: S, request: unknown): z.output<S> {
   const parsed = schema.safeParse(request, { reportInput: true });
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((issue) =>

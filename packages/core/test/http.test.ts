@@ -248,6 +248,17 @@ describe('Streamable HTTP', () => {
     expect(handle.sessions()).toBe(0);
   });
 
+  it('answers an initialize with bad params -32602 naming them, and opens no session', async () => {
+    const { handle } = await serve();
+    const bad = { ...initializeBody(), params: { protocolVersion: 5, capabilities: {} } };
+    const response = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(bad) });
+    expect(response.status).toBe(400);
+    const { error } = JSON.parse(response.body) as { error: { code: number; message: string } };
+    expect(error.code).toBe(-32602);
+    expect(error.message).toMatch(/^Invalid params for initialize: .*protocolVersion.*clientInfo/);
+    expect(handle.sessions()).toBe(0);
+  });
+
   it('initializes a session from a raw POST and returns its Mcp-Session-Id', async () => {
     const { handle } = await serve();
     const response = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });

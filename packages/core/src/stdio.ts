@@ -1,6 +1,7 @@
 import { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Logger } from './logger.js';
+import { named } from './validation.js';
 
 /** A line on stdin longer than this is answered -32600 and dropped (HTTP refuses a body over 4 MiB). */
 export const MAX_LINE_CHARS = 4 * 1024 * 1024;
@@ -39,11 +40,11 @@ function refusal(message: Record<string, unknown>, method: string): Refused | un
     notification,
   });
   const extra = Object.keys(message).find((key) => !MESSAGE_KEYS.has(key));
-  if (extra !== undefined) return refuse(-32600, `Invalid Request: unknown member "${extra.slice(0, 40)}"`);
+  if (extra !== undefined) return refuse(-32600, `Invalid Request: unknown member "${named(extra)}"`);
   if (!idOk) return refuse(-32600, 'Invalid Request: id must be a string or an integer');
   const { params } = message;
   if (params === undefined) return undefined;
-  const invalid = (what: string) => refuse(-32602, `Invalid params for ${method.slice(0, 100)}: ${what}`);
+  const invalid = (what: string) => refuse(-32602, `Invalid params for ${named(method)}: ${what}`);
   if (!isObject(params)) return invalid('params must be an object');
   const meta = params._meta;
   if (meta === undefined) return undefined;

@@ -48,6 +48,8 @@ describe('classifyLine and what the SDK drops', () => {
       [request({ id: { a: 1 } }), null, -32600, 'id must be a string or an integer'],
       [request({ id: [1] }), null, -32600, 'id must be a string or an integer'],
       [request({ id: 10, extra: 1 }), 10, -32600, 'unknown member "extra"'],
+      // What the client sent is named back escaped (a bidi override, a line break).
+      [request({ id: 11, 'x\u202e\n': 1 }), 11, -32600, 'unknown member "x\\u202e\\n"'],
     ] as const,
     dropped: [request({ params: [] }), request({ params: { _meta: 'x' } }), request({ extra: true })],
   };

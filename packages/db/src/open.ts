@@ -48,7 +48,8 @@ function ensureDataDir(dir: string): void {
     // An existing directory (or one another process just made) is left as it was set up; a file is not one.
     const target = fs.statSync(dir, { throwIfNoEntry: false });
     if (!target) {
-      const link = fs.readlinkSync(dir);
+      // A relative target is relative to the link's folder; named from there, it can be created as named.
+      const link = path.resolve(path.dirname(dir), fs.readlinkSync(dir));
       throw new Error(
         `The data directory ${dir} is a symbolic link to ${link}, which does not exist; create ${link} or pass --data-dir a directory`,
       );

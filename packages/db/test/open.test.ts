@@ -81,6 +81,13 @@ describe('openDatabase', () => {
     expect(() => openDatabase({ server: 'tickets', dataDir })).toThrow(
       `The data directory ${dataDir} is a symbolic link to ${gone}, which does not exist; create ${gone} or pass --data-dir a directory`,
     );
+    // A relative target is named from the link's folder.
+    const relative = path.join(tempDir(), 'relative-link');
+    fs.symlinkSync('../nowhere', relative);
+    const target = path.resolve(path.dirname(relative), '../nowhere');
+    expect(() => openDatabase({ server: 'tickets', dataDir: relative })).toThrow(
+      `symbolic link to ${target},`,
+    );
   });
 
   it('resolves the data dir from SHIPYARD_DATA_DIR when none is given', () => {

@@ -73,6 +73,14 @@ describe('add_ticket_comment', () => {
       'invalid_input',
     );
     expect(blank.message).toContain('`body` must not be blank');
+    // Zero-width characters alone show nothing either.
+    const invisible = await callError(
+      client,
+      'add_ticket_comment',
+      { key: 'SHIP-1', body: '\u200b\u200d\n' },
+      'invalid_input',
+    );
+    expect(invisible.message).toContain('`body` must not be blank');
     const error = await callError(
       client,
       'add_ticket_comment',

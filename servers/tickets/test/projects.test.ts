@@ -149,6 +149,7 @@ describe('list_projects', () => {
   it('copes with bad input', async () => {
     ({ client } = await connectTickets());
     const summary = await checkBadInputs(client, 'list_projects', listProjects.input, {});
-    expect(summary.rejected).toBeGreaterThan(1);
+    // Wrong types, 1 MB and an unknown key are refused; odd strings for `after` are just keys to list after.
+    expect(summary).toEqual({ cases: 23, rejected: 15, accepted: 8 });
   });
 });

@@ -231,7 +231,7 @@ describe('create_ticket', () => {
       );
       expect(error.message).toMatch(/must be one line with a visible character/);
     }
-    for (const assignee of ['\u200b\u200d', 'Ana\u0000'])
+    for (const assignee of ['\u200b\u200d', 'Ana\u0000', '@\u200b'])
       await callError(client, 'update_ticket', { key: 'SHIP-1', assignee }, 'invalid_input');
     for (const label of ['', '   ', '\u2060'])
       await callError(client, 'search_tickets', { label }, 'invalid_input');

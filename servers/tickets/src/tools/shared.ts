@@ -113,7 +113,8 @@ export const fields = {
     .string()
     .trim()
     .max(100)
-    .refine(oneVisibleLine, ONE_VISIBLE_LINE)
+    // The name resolvePerson keeps: `@` and nothing visible is no name.
+    .refine((name) => oneVisibleLine(name.replace(/^@(?=.)/, '')), ONE_VISIBLE_LINE)
     .describe('Name, "me" or "none"'),
   labels: z
     .array(
@@ -140,7 +141,7 @@ export const fields = {
     .string()
     .max(MAX_COMMENT_CHARS)
     .transform(withoutControls)
-    .refine((body) => body.trim().length > 0, 'must not be blank'),
+    .refine((body) => VISIBLE.test(body), 'must not be blank (it needs a visible character)'),
 };
 
 /**

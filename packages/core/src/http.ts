@@ -7,8 +7,8 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { InitializeRequestSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { checkRequest, RpcError, type Runtime } from './runtime.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Runtime } from './runtime.js';
 
 /** Streamable HTTP: one protocol session per client, many clients per process. Loaded only for --transport http. */
 export interface HttpOptions {
@@ -156,7 +156,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     }
     if (req.method !== 'POST' || !isInitializeBody(body)) {
       // An initialize with bad params is told what is wrong with them, as over stdio, not to send one.
-      const problem = req.method === 'POST' ? initializeProblem(body) : undefined;
+      const problem = req.method === 'POST' ? runtime.initializeProblem(body) : undefined;
       if (problem) return rpcError(res, 400, problem.code, problem.message);
       return rpcError(res, 400, -32000, 'Bad request: send initialize first, then the Mcp-Session-Id header');
     }
@@ -271,17 +271,6 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
 
 function isInitializeBody(body: unknown): boolean {
   return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
-}
-
-/** What is wrong with a single `initialize` request that isInitializeBody refused, if it is one. */
-function initializeProblem(body: unknown): { code: number; message: string } | undefined {
-  if ((body as { method?: unknown } | null)?.method !== 'initialize') return undefined;
-  try {
-    checkRequest(InitializeRequestSchema, body);
-    return undefined;
-  } catch (error) {
-    return error instanceof RpcError ? { code: error.code, message: error.message } : undefined;
-  }
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

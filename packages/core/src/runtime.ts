@@ -68,7 +68,7 @@ const ToolCallRequestSchema = z.object({
  * field as a client writes it (`uri`, not `params.uri`), where the SDK's own registration answers them as a
  * -32603 internal error carrying a raw zod dump.
  */
-export function checkRequest<S extends RequestSchema>(schema: S, request: unknown): z.output<S> {
+function checkRequest<S extends RequestSchema>(schema: S, request: unknown): z.output<S> {
   const parsed = schema.safeParse(request, { reportInput: true });
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((issue) =>
@@ -235,6 +235,22 @@ export class Runtime {
     for (const prompt of definition.prompts ?? []) {
       // A workflow whose tools are not all offered would fail part way: it is not offered either.
       if ((prompt.uses ?? []).every((name) => this.tools.has(name))) this.prompts.set(prompt.name, prompt);
+    }
+  }
+
+  /**
+   * What is wrong with a body that is an `initialize` request with bad params, as the -32602 error that
+   * names them; undefined for anything else. (For HTTP, which must answer it before any session exists. A
+   * method here, not an import, keeps the HTTP chunk from pulling the runtime into a shared chunk, which
+   * cost cold start.)
+   */
+  initializeProblem(body: unknown): { code: number; message: string } | undefined {
+    if ((body as { method?: unknown } | null)?.method !== 'initialize') return undefined;
+    try {
+      checkRequest(InitializeRequestSchema, body);
+      return undefined;
+    } catch (error) {
+      return error instanceof RpcError ? { code: error.code, message: error.message } : undefined;
     }
   }
 

@@ -39,8 +39,9 @@ function refusal(message: Record<string, unknown>, method: string): Refused | un
     message: text,
     notification,
   });
-  const extra = Object.keys(message).find((key) => !MESSAGE_KEYS.has(key));
-  if (extra !== undefined) return refuse(-32600, `Invalid Request: unknown member "${named(extra)}"`);
+  for (const key in message) {
+    if (!MESSAGE_KEYS.has(key)) return refuse(-32600, `Invalid Request: unknown member "${named(key)}"`);
+  }
   if (!idOk) return refuse(-32600, 'Invalid Request: id must be a string or an integer');
   const { params } = message;
   if (params === undefined) return undefined;

@@ -313,6 +313,25 @@ describe('get_ticket', () => {
       Array.from({ length: 20 }, (_, i) => `comment ${i + 6}`),
     );
     expect(ticket.comments?.[0]).toMatchObject({ author: 'bo' });
+    // The older ones: before the first comment shown.
+    const older = await callOk<Details>(client, 'get_ticket', {
+      key: 'SHIP-1',
+      include: ['comments'],
+      before: ticket.comments?.[0]?.id,
+    });
+    expect(older.comments_total).toBe(25);
+    expect(older.comments?.map((c) => c.body)).toEqual([
+      'comment 1',
+      'comment 2',
+      'comment 3',
+      'comment 4',
+      'comment 5',
+    ]);
+    const none = await callOk<Details>(client, 'get_ticket', {
+      key: 'SHIP-1',
+      before: older.comments?.[0]?.id,
+    });
+    expect(none.comments).toEqual([]);
   });
 
   it('returns the last 50 history entries, oldest first, with the total', async () => {

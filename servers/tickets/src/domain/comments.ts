@@ -1,4 +1,4 @@
-import { count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, lt } from 'drizzle-orm';
 import { comments, tickets } from '../db/schema.js';
 import { getTicketRow, nowIso, type TicketsDb, type Tx } from './model.js';
 
@@ -48,17 +48,21 @@ export function insertComment(tx: Tx, ticketId: number, body: string, user: stri
     .get();
 }
 
-/** The last `limit` comments of a ticket, oldest first, and how many it has in all. */
+/**
+ * The last `limit` comments of a ticket (before the comment id `before`, when given), oldest first, and how
+ * many it has in all.
+ */
 export function lastComments(
   db: Tx,
   ticketId: number,
   limit: number,
+  before?: number,
 ): { total: number; comments: Comment[] } {
   const total = db.select({ n: count() }).from(comments).where(eq(comments.ticketId, ticketId)).get()?.n ?? 0;
   const rows = db
     .select()
     .from(comments)
-    .where(eq(comments.ticketId, ticketId))
+    .where(and(eq(comments.ticketId, ticketId), before === undefined ? undefined : lt(comments.id, before)))
     .orderBy(desc(comments.id))
     .limit(limit)
     .all();

@@ -148,11 +148,17 @@ export interface TicketDetails extends Ticket {
  * One ticket in full, with counts of its comments and history, and on request its latest comments
  * (oldest first), its links grouped by relation, and its latest history entries (oldest first).
  */
-export function getTicketDetails(db: TicketsDb, key: string, include: readonly Include[]): TicketDetails {
+export function getTicketDetails(
+  db: TicketsDb,
+  key: string,
+  include: readonly Include[],
+  /** Show the comments before this comment id (older ones), not the latest. */
+  before?: number,
+): TicketDetails {
   // One read transaction, so the ticket, its comments, links and history come from one snapshot.
   return db.transaction((tx) => {
     const row = getTicketRow(tx, key);
-    const latest = lastComments(tx, row.id, include.includes('comments') ? COMMENTS_SHOWN : 0);
+    const latest = lastComments(tx, row.id, include.includes('comments') ? COMMENTS_SHOWN : 0, before);
     const details: TicketDetails = {
       ...toTicket(tx, row),
       comments_total: latest.total,

@@ -15,7 +15,7 @@ export default defineTool({
     status: z.enum(STATUSES).describe('The next status'),
     resolution: lineOfText(200).optional().describe('On done/cancelled, e.g. fixed'),
     comment: fields.comment.optional().describe('Comment to add, e.g. why'),
-    expected_version: z.number().int().min(1).optional().describe('Version you read; stale: conflict'),
+    expected_version: z.number().int().optional().describe('Version you read; stale: conflict'),
   },
   output: {
     key: z.string(),

@@ -12,7 +12,7 @@ export default defineTool({
     'changed fields. Use this to edit a ticket (status: transition_ticket); pass expected_version.',
   input: {
     key: fields.key,
-    expected_version: z.number().int().min(1).optional().describe('Version you read; stale: conflict'),
+    expected_version: z.number().int().optional().describe('Version you read; stale: conflict'),
     title: fields.title.optional(),
     description: fields.description.nullable().optional(),
     type: fields.type.optional().describe('New ticket type'),

@@ -675,6 +675,9 @@ describe('update_ticket', () => {
     expect(ahead.message).toBe(
       'SHIP-1 is at version 2, not 5: version 5 does not exist yet. Nothing was changed',
     );
+    // Nor is a version no ticket ever had.
+    const zero = await updateError({ key: 'SHIP-1', title: 'Zero', expected_version: 0 }, 'conflict');
+    expect(zero.message).toBe('SHIP-1 is at version 2, not 0: versions start at 1. Nothing was changed');
     expect(await update({ key: 'SHIP-1', title: 'Fresh edit', expected_version: 2 })).toMatchObject({
       version: 3,
     });

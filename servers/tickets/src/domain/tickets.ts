@@ -209,7 +209,11 @@ export function getTicketDetails(
 function checkVersion(row: TicketRow, expected: number | undefined): void {
   if (expected === undefined || expected === row.version) return;
   const why =
-    expected > row.version ? `version ${expected} does not exist yet` : 'it changed since you read it';
+    expected < 1
+      ? 'versions start at 1'
+      : expected > row.version
+        ? `version ${expected} does not exist yet`
+        : 'it changed since you read it';
   throw new Conflict(
     `${row.key} is at version ${row.version}, not ${expected}: ${why}. Nothing was changed`,
     {

@@ -81,9 +81,10 @@ export function classifyLine(line: string): Line {
 /**
  * stdin as the SDK's stdio transport should read it: lines that are JSON-RPC messages pass unchanged; a line
  * that is not JSON is answered with -32700 and one that is JSON but not a message with -32600 (id null, as
- * JSON-RPC 2.0 asks when the id cannot be known), each with a warning on stderr, where the SDK would drop it
- * without a word. Blank lines and responses without an id go quietly. The line itself is never logged: it
- * is the host's data.
+ * JSON-RPC 2.0 asks when the id cannot be known), a request the SDK would refuse (see {@link refusal}) under
+ * its own id, each with a warning on stderr, where the SDK would drop it without a word. Blank lines and
+ * responses without an id go quietly. Only a refused request's method or unknown member name is logged (cut
+ * and escaped); the line itself never is: it is the host's data.
  */
 export function checkedStdin(
   log: Logger,

@@ -73,8 +73,8 @@ export const lineOfText = (max: number) =>
     .refine((text) => VISIBLE.test(text), 'must have a visible character');
 
 /**
- * Markdown as written, but for control characters other than tab, newline and carriage return (NUL, an escape that
- * would recolour a terminal showing it): nobody means to store those.
+ * Markdown as written, but for control characters other than tab, newline and carriage return (NUL, an
+ * escape that would recolour a terminal showing it): nobody means to store those.
  */
 export const withoutControls = (text: string) => text.replace(/(?![\t\n\r])\p{Cc}/gu, '');
 

@@ -97,7 +97,8 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   if (values.user !== undefined && !user) throw new UsageError('--user must name someone, got a blank value');
   // An empty or blank list, or host, given on purpose is refused rather than read as "no restriction"
   // (every tool, every interface).
-  const host = values.host ?? fromEnv('SHIPYARD_HOST') ?? DEFAULT_HOST;
+  // An IPv6 address as a URL writes it ([::1]) is the address (::1): listen() takes no brackets.
+  const host = (values.host ?? fromEnv('SHIPYARD_HOST') ?? DEFAULT_HOST).replace(/^\[(.*)\]$/, '$1');
   if (!host.trim()) throw new UsageError('--host must name an address, got an empty value');
   const toolsText = values.tools ?? fromEnv('SHIPYARD_TOOLS');
   const tools = list(toolsText);

@@ -8,6 +8,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { bodyProblem } from './messages.js';
 import type { Runtime } from './runtime.js';
 
 /** Streamable HTTP: one protocol session per client, many clients per process. Loaded only for --transport http. */
@@ -78,8 +79,10 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
   const log = runtime.log;
   let port = options.port;
 
+  // A Host header names an IPv6 address in brackets ([2001:db8::1]); the bind address has none.
+  const bindNames = options.host.includes(':') ? [options.host, `[${options.host}]`] : [options.host];
   const hostNames = new Set(
-    [...LOOPBACK_NAMES, options.host, ...(options.allowedHosts ?? [])].map((h) => h.toLowerCase()),
+    [...LOOPBACK_NAMES, ...bindNames, ...(options.allowedHosts ?? [])].map((h) => h.toLowerCase()),
   );
   // By name only, as the Origin check: DNS rebinding arrives under the attacker's name, and a port in the
   // header is whatever a proxy or a port mapping in front of the server made it.
@@ -104,7 +107,9 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!hostAllowed(req.headers.host)) {
       return sendJson(res, 403, {
-        error: `Forbidden: Host not allowed; to accept a name, start the server with --allowed-hosts`,
+        error: req.headers.host
+          ? 'Forbidden: Host not allowed; to accept a name, start the server with --allowed-hosts'
+          : 'Forbidden: the request has no Host header',
       });
     }
     if (!originAllowed(req.headers.origin))
@@ -138,6 +143,10 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
       } catch {
         return rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
       }
+      // What the SDK would answer -32700 with id null ("Parse error" for JSON), or run and lose the answer of
+      // (an id used twice in a batch), is told what is wrong, under the request's id where it has one.
+      const problem = bodyProblem(body);
+      if (problem) return rpcError(res, 400, problem.code, problem.message, problem.id);
     }
 
     const sessionId = headerValue(req.headers['mcp-session-id']);
@@ -157,7 +166,8 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     if (req.method !== 'POST' || !isInitializeBody(body)) {
       // An initialize with bad params is told what is wrong with them, as over stdio, not to send one.
       const problem = req.method === 'POST' ? runtime.initializeProblem(body) : undefined;
-      if (problem) return rpcError(res, 400, problem.code, problem.message);
+      if (problem)
+        return rpcError(res, 400, problem.code, problem.message, (body as { id: string | number }).id);
       return rpcError(res, 400, -32000, 'Bad request: send initialize first, then the Mcp-Session-Id header');
     }
     if (sessions.size >= maxSessions && ![...sessions.values()].some(idle)) {
@@ -310,6 +320,12 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
   res.end(JSON.stringify(value));
 }
 
-function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
-  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
+function rpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  id: string | number | null = null,
+): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id });
 }

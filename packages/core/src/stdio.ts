@@ -1,62 +1,13 @@
 import { Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { Logger } from './logger.js';
-import { named } from './validation.js';
+import { isObject, type Refused, refusal } from './messages.js';
 
 /** A line on stdin longer than this is answered -32600 and dropped (HTTP refuses a body over 4 MiB). */
 export const MAX_LINE_CHARS = 4 * 1024 * 1024;
 
-/** A request or notification the SDK would drop unanswered: its error, and the id to answer (null if none). */
-export interface Refused {
-  id: string | number | null;
-  code: number;
-  message: string;
-  /** A notification is never answered, only logged. */
-  notification: boolean;
-}
-
 /** What a line on stdin is, as far as answering it goes. */
 type Line = 'message' | 'blank' | 'response' | 'not-json' | 'not-a-message' | Refused;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-/** A JSON-RPC id or progress token as MCP has them: a string or an integer. */
-const isToken = (value: unknown) => typeof value === 'string' || Number.isSafeInteger(value);
-const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
-
-/**
- * What the SDK's message schema refuses in a request or notification, which its stdio transport then drops
- * without an answer (the client waits for ever): a key other than jsonrpc, id, method and params; an id that
- * is not a string or an integer; params, or params._meta, that are not an object; a progress token or a
- * related task of the wrong type. Plain checks, not the schema: this runs on every line.
- */
-function refusal(message: Record<string, unknown>, method: string): Refused | undefined {
-  const notification = !('id' in message);
-  const idOk = notification || isToken(message.id);
-  const refuse = (code: number, text: string): Refused => ({
-    id: idOk && !notification ? (message.id as string | number) : null,
-    code,
-    message: text,
-    notification,
-  });
-  for (const key in message) {
-    if (!MESSAGE_KEYS.has(key)) return refuse(-32600, `Invalid Request: unknown member "${named(key)}"`);
-  }
-  if (!idOk) return refuse(-32600, 'Invalid Request: id must be a string or an integer');
-  const { params } = message;
-  if (params === undefined) return undefined;
-  const invalid = (what: string) => refuse(-32602, `Invalid params for ${named(method)}: ${what}`);
-  if (!isObject(params)) return invalid('params must be an object');
-  const meta = params._meta;
-  if (meta === undefined) return undefined;
-  if (!isObject(meta)) return invalid('_meta must be an object');
-  if (meta.progressToken !== undefined && !isToken(meta.progressToken))
-    return invalid('_meta.progressToken must be a string or an integer');
-  const task = meta['io.modelcontextprotocol/related-task'];
-  if (task !== undefined && !(isObject(task) && typeof task.taskId === 'string'))
-    return invalid('_meta["io.modelcontextprotocol/related-task"] must be an object with a string taskId');
-  return undefined;
-}
 
 /** Classify one line: JSON-RPC 2.0 asks for an answer to text that is not JSON and to an invalid request. */
 export function classifyLine(line: string): Line {

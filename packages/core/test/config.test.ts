@@ -164,6 +164,9 @@ describe('parseConfig', () => {
 
   it('reads an empty SHIPYARD_HOST as unset and refuses an empty --host', () => {
     expect(parseConfig([], { SHIPYARD_HOST: '' }).host).toBe('127.0.0.1');
+    // An IPv6 address written as in a URL binds as the address.
+    expect(parseConfig(['--host', '[::1]'], {}).host).toBe('::1');
+    expect(() => parseConfig(['--host', '[]'], {})).toThrow(/--host must name an address/);
     expect(() => parseConfig(['--host', ' '], {})).toThrow(/--host must name an address/);
   });
 

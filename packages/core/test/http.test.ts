@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
+import { connect as connectSocket, createServer as createNetServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -256,7 +256,58 @@ describe('Streamable HTTP', () => {
     const { error } = JSON.parse(response.body) as { error: { code: number; message: string } };
     expect(error.code).toBe(-32602);
     expect(error.message).toMatch(/^Invalid params for initialize: .*protocolVersion.*clientInfo/);
+    expect(JSON.parse(response.body).id).toBe(1);
     expect(handle.sessions()).toBe(0);
+  });
+
+  it('tells a body the SDK would call a parse error, or run and lose an answer of, what is wrong', async () => {
+    const { handle } = await serve();
+    const init = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
+    const session = init.headers['mcp-session-id'] as string;
+    const headers = {
+      ...MCP_HEADERS,
+      'mcp-session-id': session,
+      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+    };
+    const post = async (body: unknown, withSession = true) => {
+      const response = await raw(handle.port, {
+        headers: withSession ? headers : MCP_HEADERS,
+        body: JSON.stringify(body),
+      });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      return JSON.parse(response.body) as { id: unknown; error: { code: number; message: string } };
+    };
+    expect(await post({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: [] })).toMatchObject({
+      id: 3,
+      error: { code: -32602, message: 'Invalid params for tools/list: params must be an object' },
+    });
+    expect(await post({ jsonrpc: '2.0', id: 1.5, method: 'ping' })).toMatchObject({
+      id: null,
+      error: { code: -32600, message: 'Invalid Request: id must be a string or an integer' },
+    });
+    // The transport answers by id: a second request with one would run and its answer be lost.
+    const twice = [
+      {
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'tools/call',
+        params: { name: 'echo_text', arguments: { text: 'x' } },
+      },
+      { jsonrpc: '2.0', id: 8, method: 'ping' },
+    ];
+    expect((await post(twice)).error).toEqual({
+      code: -32600,
+      message: 'Invalid Request: id 8 is used twice in the batch',
+    });
+    expect((await post([])).error.message).toBe('Invalid Request: an empty batch');
+    expect((await post(null, false)).error.message).toBe(
+      'Invalid Request: the body is not a JSON-RPC 2.0 message',
+    );
+    const { params } = initializeBody();
+    expect((await post({ jsonrpc: '2.0', method: 'initialize', params }, false)).error.message).toBe(
+      'Invalid Request: initialize must be a request, with an id',
+    );
+    expect(handle.sessions()).toBe(1);
   });
 
   it('initializes a session from a raw POST and returns its Mcp-Session-Id', async () => {
@@ -446,6 +497,24 @@ describe('Streamable HTTP', () => {
       headers: { host: 'evil.example' },
     });
     expect(evil.status).toBe(403);
+  });
+
+  it('says so when a request has no Host header at all', async () => {
+    const { handle } = await serve();
+    // HTTP/1.0 may leave Host out; a client library always sends one, so a raw socket.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connectSocket(handle.port, '127.0.0.1', () =>
+        socket.end('GET /healthz HTTP/1.0\r\n\r\n'),
+      );
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.[01] 403/);
+    expect(answer).toContain('Forbidden: the request has no Host header');
   });
 
   it('refuses a foreign Origin with 403', async () => {

@@ -363,6 +363,23 @@ describe('tickets://{key}', () => {
       .toEqual(['tickets://%53HIP-1/history', 'tickets://projects/ship', 'tickets://ship-1']);
   });
 
+  it('refuses a subscription to text that is no key, which could never hear of a change', async () => {
+    for (const uri of [
+      'tickets://AA-01',
+      'tickets://AA-2?x=1',
+      'tickets://AA-2%23f/history',
+      'tickets://projects/S-1',
+    ]) {
+      const error = await client.subscribeResource({ uri }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(error?.message, uri).toMatch(/is not a key like SHIP(-42)?, so nothing would ever change there/);
+    }
+    // A key that names no ticket yet is a key: it may be created.
+    await client.subscribeResource({ uri: 'tickets://NOPE-1' });
+  });
+
   it('notifies a subscriber when a comment is added', async () => {
     await seedTicket(client, { title: 'Watched' });
     const updates = watchResourceUpdates(client);

@@ -28,30 +28,38 @@ const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
  * object; a progress token or a related task of the wrong type. Undefined when nothing is.
  */
 export function refusal(message: Record<string, unknown>, method: string): Refused | undefined {
+  const problem = problemOf(message, method);
+  if (!problem) return undefined;
   const notification = !('id' in message);
-  const idOk = notification || isToken(message.id);
-  const refuse = (code: number, text: string): Refused => ({
-    id: idOk && !notification ? (message.id as string | number) : null,
-    code,
-    message: text,
-    notification,
-  });
+  const id = !notification && isToken(message.id) ? message.id : null;
+  return { id, code: problem[0], message: problem[1], notification };
+}
+
+const invalidParams = (method: string, what: string): [number, string] => [
+  -32602,
+  `Invalid params for ${named(method)}: ${what}`,
+];
+
+function problemOf(message: Record<string, unknown>, method: string): [number, string] | undefined {
   for (const key in message) {
-    if (!MESSAGE_KEYS.has(key)) return refuse(-32600, `Invalid Request: unknown member "${named(key)}"`);
+    if (!MESSAGE_KEYS.has(key)) return [-32600, `Invalid Request: unknown member "${named(key)}"`];
   }
-  if (!idOk) return refuse(-32600, 'Invalid Request: id must be a string or an integer');
+  if ('id' in message && !isToken(message.id))
+    return [-32600, 'Invalid Request: id must be a string or an integer'];
   const { params } = message;
   if (params === undefined) return undefined;
-  const invalid = (what: string) => refuse(-32602, `Invalid params for ${named(method)}: ${what}`);
-  if (!isObject(params)) return invalid('params must be an object');
+  if (!isObject(params)) return invalidParams(method, 'params must be an object');
   const meta = params._meta;
   if (meta === undefined) return undefined;
-  if (!isObject(meta)) return invalid('_meta must be an object');
+  if (!isObject(meta)) return invalidParams(method, '_meta must be an object');
   if (meta.progressToken !== undefined && !isToken(meta.progressToken))
-    return invalid('_meta.progressToken must be a string or an integer');
+    return invalidParams(method, '_meta.progressToken must be a string or an integer');
   const task = meta['io.modelcontextprotocol/related-task'];
   if (task !== undefined && !(isObject(task) && typeof task.taskId === 'string'))
-    return invalid('_meta["io.modelcontextprotocol/related-task"] must be an object with a string taskId');
+    return invalidParams(
+      method,
+      '_meta["io.modelcontextprotocol/related-task"] must be an object with a string taskId',
+    );
   return undefined;
 }
 

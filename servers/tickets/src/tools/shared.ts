@@ -78,6 +78,9 @@ export const lineOfText = (max: number) =>
  */
 export const withoutControls = (text: string) => text.replace(/(?![\t\n\r])\p{Cc}/gu, '');
 
+/** A mention (`@ana`) names ana: the @ is how chat writes a name, not part of it. A lone `@` stays. */
+const unmentioned = (value: string) => (value.startsWith('@') && value.length > 1 ? value.slice(1) : value);
+
 /** A project key as typed: PROJECT_KEY in any case. */
 export const PROJECT_KEY_ANY_CASE = /^[A-Za-z][A-Za-z0-9]{1,9}$/;
 export const PROJECT_KEY_RULE = 'a letter, then 1-9 letters or digits, e.g. SHIP';
@@ -114,7 +117,7 @@ export const fields = {
     .trim()
     .max(100)
     // The name resolvePerson keeps: `@` and nothing visible is no name.
-    .refine((name) => oneVisibleLine(name.replace(/^@(?=.)/, '')), ONE_VISIBLE_LINE)
+    .refine((name) => oneVisibleLine(unmentioned(name)), ONE_VISIBLE_LINE)
     .describe('Name, "me" or "none"'),
   labels: z
     .array(
@@ -149,8 +152,7 @@ export const fields = {
  * in Unicode's composed form (NFC), so José typed either way is one person, and without a leading @.
  */
 export function resolvePerson(value: string, user: string | undefined): string | null {
-  // A mention (`@ana`) names ana: the @ is how chat writes a name, not part of it.
-  const name = value.startsWith('@') && value.length > 1 ? value.slice(1) : value;
+  const name = unmentioned(value);
   const word = name.toLowerCase();
   if (word === 'none') return null;
   if (word !== 'me') return name.normalize('NFC');

@@ -12,14 +12,13 @@ type Line = 'message' | 'blank' | 'response' | 'not-json' | 'not-a-message' | Re
 /** Classify one line: JSON-RPC 2.0 asks for an answer to text that is not JSON and to an invalid request. */
 export function classifyLine(line: string): Line {
   if (line.trim() === '') return 'blank';
-  let value: unknown;
+  let message: unknown;
   try {
-    value = JSON.parse(line);
+    message = JSON.parse(line);
   } catch {
     return 'not-json';
   }
-  if (!isObject(value)) return 'not-a-message';
-  const message = value;
+  if (!isObject(message)) return 'not-a-message';
   if (message.jsonrpc !== '2.0') return 'not-a-message';
   if (typeof message.method === 'string') return refusal(message, message.method) ?? 'message';
   // A response: passed on when the SDK can match it (an id), otherwise dropped, as a response is never answered.

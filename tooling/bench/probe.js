@@ -4,8 +4,9 @@
 //
 // Cold start: runs instrumented copies (in a temp dir; the real files are not touched) that print a timestamp
 // at points of interest, alternating with the same instrumentation in the baseline (unbundled, and bundled
-// with esbuild the way shipyard-build bundles a bin) and an empty ESM script (the floor: Node itself). Prints
-// the median time from spawn to each point. Diagnostic only: the numbers to compare are run.js's ratios.
+// by esbuild into one ES module file) and an empty ESM script (the floor: Node itself). Prints the median
+// time from spawn to each point. The server's copy saves its own code cache in the warm-up rounds, so the
+// points are those of a start with the cache. Diagnostic only: the numbers to compare are run.js's ratios.
 import {
   cpSync,
   mkdirSync,
@@ -76,15 +77,11 @@ function instrumentServer(/** @type {string} */ name, /** @type {string} */ tmp)
   cpSync(join(pkgDir, 'dist'), join(copy, 'dist'), { recursive: true });
   cpSync(join(pkgDir, 'package.json'), join(copy, 'package.json'));
   for (const linked of ['drizzle', 'node_modules']) symlinkSync(join(pkgDir, linked), join(copy, linked));
-  const index = join(copy, 'dist', 'index.js');
+  const loader = join(copy, 'dist', 'index.cjs');
+  const loaderSource = markTop(readFileSync(loader, 'utf8'), 'loader-starts');
+  writeFileSync(loader, insertBefore(loaderSource, 'const bundle = {', mark('bundle-compiled')));
+  const index = join(copy, 'dist', 'bundle.cjs');
   let source = readFileSync(index, 'utf8');
-  const staticChunks = [...source.matchAll(/from"\.\/chunks\/([^"]+)"/g)].map((m) => m[1]);
-  for (const chunk of staticChunks) {
-    const file = join(copy, 'dist', 'chunks', chunk);
-    let chunkSource = markTop(readFileSync(file, 'utf8'), 'chunk-evaluation-starts');
-    chunkSource = insertBefore(chunkSource, 'export{', mark('chunk-evaluation-ends'));
-    writeFileSync(file, chunkSource);
-  }
   source = markTop(source, 'bin-body-starts');
   source = insertBefore(source, 'await runServer(', mark('runServer-called'));
   source = insertBefore(source, 'runtime=new Runtime(definition', mark('factory-returned'));
@@ -100,7 +97,7 @@ function instrumentServer(/** @type {string} */ name, /** @type {string} */ tmp)
     `return ${markExpr('database-opened')},migrate(database,migrationsFolder),${markExpr('migrated')},database`,
   );
   writeFileSync(index, source);
-  return index;
+  return loader;
 }
 
 /** The baseline's source with marks after its imports and before connect. */
@@ -121,7 +118,7 @@ function instrumentBaseline(/** @type {string} */ tmp) {
   return file;
 }
 
-/** Bundled like a Shipyard bin (tooling/build/build.js options), with the esbuild that @shipyard/build uses. */
+/** Bundled into one ES module file (the baseline awaits at top level), with @shipyard/build's esbuild. */
 async function bundleBaseline(/** @type {string} */ tmp) {
   let esbuild;
   try {
@@ -238,7 +235,7 @@ async function profileCalls(
   /** @type {string} */ tmp,
 ) {
   const pkg = JSON.parse(readFileSync(join(root, 'servers', name, 'package.json'), 'utf8'));
-  const bin = join(root, 'servers', name, 'dist', 'index.js');
+  const bin = join(root, 'servers', name, 'dist', 'index.cjs');
   const sides = [
     {
       label: name,

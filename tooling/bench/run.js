@@ -25,7 +25,7 @@ const baselineScript = join(here, 'baseline', 'server.js');
 const HELP = `Usage: pnpm bench [server…] [options]
 
 Benchmarks servers/<server>/ bins against tooling/bench/baseline/server.js (a bare SDK one-tool server).
-With no server names: every servers/*/ package that has a built dist/index.js.
+With no server names: every servers/*/ package that has a built dist/index.cjs.
 
 Options:
   --runs N         cold starts per side (default 21, at least 15 recommended)
@@ -68,12 +68,12 @@ function findServers(names) {
         if (!all.includes(name)) throw new Error(`no package servers/${name} (have: ${all.join(', ')})`);
         return name;
       })
-    : all.filter((name) => existsSync(join(dir, name, 'dist', 'index.js')));
+    : all.filter((name) => existsSync(join(dir, name, 'dist', 'index.cjs')));
   return wanted.map((name) => {
     const pkgDir = join(dir, name);
     const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
     const bins = typeof pkg.bin === 'string' ? [pkg.bin] : Object.values(pkg.bin ?? {});
-    const bin = resolve(pkgDir, bins[0] ?? 'dist/index.js');
+    const bin = resolve(pkgDir, bins[0] ?? 'dist/index.cjs');
     return { name, pkgName: pkg.name ?? `@shipyard/${name}`, pkgDir, bin, bench: pkg.shipyard?.bench };
   });
 }
@@ -152,7 +152,7 @@ async function main() {
 
   const servers = findServers(positionals);
   if (servers.length === 0) {
-    throw new Error('no built server found (servers/*/dist/index.js); run `pnpm build` or name a server');
+    throw new Error('no built server found (servers/*/dist/index.cjs); run `pnpm build` or name a server');
   }
   if (!smoke && !values['no-build']) build(servers.map((s) => s.pkgName));
   if (!existsSync(join(here, 'node_modules', '@modelcontextprotocol', 'sdk'))) {
@@ -174,6 +174,9 @@ async function main() {
       log(`bench ${server.name}: ${relative(root, server.bin)} vs ${relative(root, baselineScript)}`);
       const serverSide = { script: server.bin, args: (/** @type {string} */ d) => ['--data-dir', d] };
       const baselineSide = { script: baselineScript, args: () => [] };
+      // The bin's V8 code cache (see tooling/build/loader.cjs): removed, it is the first start after an install.
+      const codeCache = join(dirname(server.bin), 'bundle.cjs.cache');
+      const firstStartSide = { ...serverSide, prepare: () => rmSync(codeCache, { force: true }) };
       const meta = {
         server: server.name,
         package: server.pkgName,
@@ -200,7 +203,15 @@ async function main() {
         configuredTool: server.bench,
         log,
       });
-      const cold = await coldStart({ server: serverSide, baseline: baselineSide, runs, warmup, tmp, log });
+      const cold = await coldStart({
+        server: serverSide,
+        baseline: baselineSide,
+        firstStart: firstStartSide,
+        runs,
+        warmup,
+        tmp,
+        log,
+      });
       const result = { meta, cold, steady };
       const md = markdown(result);
       process.stdout.write(`${md}\n`);

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // shipyard-build: run in a server package. Writes
-//   dist/index.js   the bin: one ESM file with core, zod, drizzle and the SDK inlined. Only the package's
-//                   runtime `dependencies` (native modules such as better-sqlite3) stay external. The HTTP
-//                   transport is split into dist/chunks/ and loaded only for --transport http.
+//   dist/bundle.cjs the server: one CommonJS file with core, zod, drizzle and the SDK inlined. Only the
+//                   package's runtime `dependencies` (native modules such as better-sqlite3) stay external.
+//   dist/index.cjs  the bin (loader.cjs): runs bundle.cjs through V8's code cache, which it keeps next to it
+//                   in bundle.cjs.cache, so that a start after the first skips most of compiling the bundle.
 //   dist/server.js  the definition module (for shipyard-lint and tests); imports stay imports.
 // Then, from the definition itself, so neither can drift:
 //   README.md       the reference section between the shipyard:reference markers
 //   server.json     MCP Registry metadata (published packages, those with "mcpName")
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SETTINGS } from '@shipyard/core';
 import { loadDefinition, renderReference, replaceReference } from '@shipyard/core/lint';
@@ -19,22 +20,33 @@ const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20'
 
 rmSync('dist', { recursive: true, force: true });
 
+// CommonJS, because V8's code cache is offered for scripts (node:vm) and not, on Node 20, for ES modules.
+// One file: the HTTP transport is inlined, but like every module it only runs when first imported
+// (--transport http), and with the code cache its size costs a stdio start next to nothing.
 await build({
   ...common,
-  entryPoints: { index: 'src/index.ts' },
+  format: 'cjs',
+  entryPoints: { bundle: 'src/index.ts' },
+  outExtension: { '.js': '.cjs' },
   outdir: 'dist',
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
   external,
-  // Less to read and parse at every start; the source map maps stack traces back (node --enable-source-maps).
+  // Less to read and parse at a first start; the source map maps stack traces back (node --enable-source-maps).
   minify: true,
   sourcemap: 'linked',
   legalComments: 'none',
-  // Bundled CommonJS code (ajv and friends) calls require(); give the ESM bundle one.
-  banner: {
-    js: "import { createRequire as __shipyardRequire } from 'node:module'; const require = __shipyardRequire(import.meta.url);",
-  },
+  // import.meta does not exist in CommonJS: the entry's `new URL('../drizzle', import.meta.url)` gets the
+  // bundle's own URL.
+  define: { 'import.meta.url': '__shipyardUrl' },
+  banner: { js: "var __shipyardUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
+const bundle = readFileSync('dist/bundle.cjs', 'latin1');
+// The loader reads the bundle as latin1 (the fastest decoding); esbuild escapes non-ASCII text by default.
+if (/[\u0080-\uffff]/.test(bundle))
+  throw new Error('dist/bundle.cjs is not ASCII: the loader would misread it');
+// A #! line is only allowed first in a file; the loader wraps the bundle in a function. Blank it (lines kept).
+if (bundle.startsWith('#!')) writeFileSync('dist/bundle.cjs', bundle.replace(/^#!.*/, ''), 'latin1');
+copyFileSync(new URL('./loader.cjs', import.meta.url), 'dist/index.cjs');
+chmodSync('dist/index.cjs', 0o755);
 
 await build({ ...common, entryPoints: { server: 'src/server.ts' }, outdir: 'dist', packages: 'external' });
 

@@ -27,7 +27,7 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 
 const { spawnServer } = await import('@shipyard/testing');
 const dataDir = mkdtempSync(join(tmpdir(), 'shipyard-demo-'));
-const client = await spawnServer(join(root, 'servers/example/dist/index.js'), ['--data-dir', dataDir]);
+const client = await spawnServer(join(root, 'servers/example/dist/index.cjs'), ['--data-dir', dataDir]);
 const show = (title, value) =>
   console.log(`\n## ${title}\n${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}`);
 const call = async (name, args) => {

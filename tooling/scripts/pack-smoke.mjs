@@ -6,7 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { callOk, spawnServer } from '@shipyard/testing';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -20,6 +21,15 @@ const servers = readdirSync(join(root, 'servers'))
 if (servers.length === 0) {
   console.log('pack-smoke: no published server to check');
   process.exit(0);
+}
+
+/** Whether a file exists within five seconds (the server writes its code cache as it exits). */
+async function appears(file) {
+  for (let waited = 0; waited < 5_000; waited += 100) {
+    if (existsSync(file)) return true;
+    await sleep(100);
+  }
+  return false;
 }
 
 const work = mkdtempSync(join(tmpdir(), 'shipyard-pack-'));
@@ -45,6 +55,12 @@ try {
     const bin = join(app, 'node_modules', server.pkg.name, server.pkg.bin[`shipyard-${server.name}`]);
     const smoke = server.pkg.shipyard?.smoke;
     const dataDir = join(work, `data-${server.name}`);
+    // The bin keeps V8's code cache next to the bundle: never shipped, written by the first start.
+    const cache = join(dirname(bin), 'bundle.cjs.cache');
+    if (existsSync(cache)) {
+      failures++;
+      console.error(`pack-smoke: ${server.pkg.name} FAILED: the package ships ${cache}`);
+    }
     const stderr = [];
     const client = await spawnServer(bin, ['--data-dir', dataDir], { stderr });
     try {
@@ -63,6 +79,10 @@ try {
       console.error(`pack-smoke: ${server.pkg.name} FAILED: ${error.message}\n${stderr.join('')}`);
     } finally {
       await client.close();
+    }
+    if (!(await appears(cache))) {
+      failures++;
+      console.error(`pack-smoke: ${server.pkg.name} FAILED: no code cache at ${cache} after the first start`);
     }
   }
 } finally {

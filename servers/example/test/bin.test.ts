@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { callOk, connectHttp, promptText, readText, spawnHttpServer, spawnServer } from '@shipyard/testing';
@@ -103,10 +103,35 @@ describe('the built bin', () => {
     }
   });
 
-  it('keeps the HTTP stack out of the bin file (loaded only for --transport http)', () => {
-    const main = readFileSync(bin, 'utf8');
-    expect(main).not.toMatch(/from\s*["'](node:)?http["']/);
-    expect(main).toMatch(/import\(["']\.\/chunks\/http-[A-Z0-9]+\.js["']\)/);
+  it('loads the HTTP stack only for --transport http', async () => {
+    // A preloaded script reports, as the process exits, whether Node's http module was ever loaded.
+    const probe = join(dataDir, 'http-probe.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => process.stderr.write('http loaded: ' + process.moduleLoadList.includes('NativeModule http') + '\\n'));",
+    );
+    const run = async (args: string[], ready: (out: { stdout: string; stderr: string }) => boolean) => {
+      const child = spawn(process.execPath, [bin, ...args, '--data-dir', dataDir], {
+        stdio: 'pipe',
+        env: { ...process.env, NODE_OPTIONS: `--require ${probe}` },
+      });
+      const out = { stdout: '', stderr: '' };
+      child.stdout.on('data', (chunk: Buffer) => {
+        out.stdout += chunk;
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        out.stderr += chunk;
+      });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.stdin.write(line(INITIALIZE));
+      await expect.poll(() => ready(out), { timeout: 15_000 }).toBe(true);
+      child.kill('SIGTERM');
+      await exited;
+      return out.stderr;
+    };
+    expect(await run([], (out) => out.stdout.includes('"id":1'))).toContain('http loaded: false');
+    const http = await run(['--transport', 'http', '--port', '0'], (out) => /listening/i.test(out.stderr));
+    expect(http).toContain('http loaded: true');
   });
 
   it('answers initialize before opening the database, and stops with a clear log if it cannot', async () => {

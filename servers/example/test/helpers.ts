@@ -4,7 +4,7 @@ import { openExampleDatabase } from '../src/db/open.js';
 import { createExampleServer } from '../src/server.js';
 
 export const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
-export const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+export const bin = fileURLToPath(new URL('../dist/index.cjs', import.meta.url));
 
 /** A fresh in-memory example server and a real MCP client connected to it. */
 export async function connectExample(options: ConnectOptions = {}) {

@@ -5,7 +5,7 @@ import type { Ticket } from '../src/domain/model.js';
 import { createTicketsServer } from '../src/server.js';
 
 export const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
-export const bin = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+export const bin = fileURLToPath(new URL('../dist/index.cjs', import.meta.url));
 
 /** A fresh in-memory tickets server and a real MCP client connected to it (user "ana" unless given). */
 export async function connectTickets(options: ConnectOptions = {}) {

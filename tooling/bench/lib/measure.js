@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Child, childEnv } from './child.js';
 import { latencySummary, median, summary } from './stats.js';
 
-/** @typedef {{script: string, args: (dataDir: string) => string[]}} Side */
+/** @typedef {{script: string, args: (dataDir: string) => string[], prepare?: () => void}} Side */
 
 const NS_PER_MS = 1_000_000;
 
@@ -20,6 +20,7 @@ const elapsedMs = (from, to) => Number(to - from) / NS_PER_MS;
  * @returns {Promise<number>} milliseconds
  */
 export async function coldStartOnce(side, dataDir) {
+  side.prepare?.();
   const child = new Child(side.script, side.args(dataDir), childEnv());
   try {
     const response = await child.initialize();
@@ -32,40 +33,48 @@ export async function coldStartOnce(side, dataDir) {
 }
 
 /**
- * Cold start, alternating server (fresh data dir), baseline, server (existing data dir) each round.
- * The first `warmup` rounds are discarded (page cache, the existing data dir's first migration).
- * @param {{server: Side, baseline: Side, runs: number, warmup: number, tmp: string, log: (s: string) => void}} o
+ * Cold start, alternating server (fresh data dir), baseline, server (existing data dir) and, when given,
+ * `firstStart` (the server as at its first start after an install: `prepare` removes its code cache; fresh
+ * data dir) each round. The first `warmup` rounds are discarded (page cache, the existing data dir's first
+ * migration, the code cache's first save).
+ * @param {{server: Side, baseline: Side, firstStart?: Side, runs: number, warmup: number, tmp: string,
+ *   log: (s: string) => void}} o
  */
-export async function coldStart({ server, baseline, runs, warmup, tmp, log }) {
+export async function coldStart({ server, baseline, firstStart, runs, warmup, tmp, log }) {
   const existingDir = mkdtempSync(join(tmp, 'existing-'));
-  /** @type {{server: number[], baseline: number[], serverExisting: number[]}} */
-  const samples = { server: [], baseline: [], serverExisting: [] };
+  /** @type {{server: number[], baseline: number[], serverExisting: number[], serverFirst: number[]}} */
+  const samples = { server: [], baseline: [], serverExisting: [], serverFirst: [] };
   for (let round = 0; round < warmup + runs; round++) {
-    const fresh = mkdtempSync(join(tmp, 'fresh-'));
-    const a = await coldStartOnce(server, fresh);
+    const a = await coldStartOnce(server, mkdtempSync(join(tmp, 'fresh-')));
     const b = await coldStartOnce(baseline, tmp);
     const c = await coldStartOnce(server, existingDir);
+    const d = firstStart ? await coldStartOnce(firstStart, mkdtempSync(join(tmp, 'fresh-'))) : undefined;
     const kept = round >= warmup;
     if (kept) {
       samples.server.push(a);
       samples.baseline.push(b);
       samples.serverExisting.push(c);
+      if (d !== undefined) samples.serverFirst.push(d);
     }
     log(
       `  cold start ${kept ? `run ${round - warmup + 1}/${runs}` : `warm-up ${round + 1}/${warmup}`}: ` +
-        `server ${a.toFixed(1)} ms, baseline ${b.toFixed(1)} ms, server (existing dir) ${c.toFixed(1)} ms`,
+        `server ${a.toFixed(1)} ms, baseline ${b.toFixed(1)} ms, server (existing dir) ${c.toFixed(1)} ms` +
+        (d === undefined ? '' : `, server (first start) ${d.toFixed(1)} ms`),
     );
   }
+  const paired = (/** @type {number[]} */ list) => median(list.map((ms, i) => ms / samples.baseline[i]));
   return {
     samples,
     server: summary(samples.server),
     baseline: summary(samples.baseline),
     serverExisting: summary(samples.serverExisting),
+    serverFirst: firstStart ? summary(samples.serverFirst) : undefined,
     // Each server start divided by the baseline start of the same round, which ran right next to it: less
     // affected by load that changes during the run than the ratio of the two medians.
     pairedRatio: {
-      server: median(samples.server.map((ms, i) => ms / samples.baseline[i])),
-      serverExisting: median(samples.serverExisting.map((ms, i) => ms / samples.baseline[i])),
+      server: paired(samples.server),
+      serverExisting: paired(samples.serverExisting),
+      serverFirst: firstStart ? paired(samples.serverFirst) : undefined,
     },
   };
 }

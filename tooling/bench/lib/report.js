@@ -43,6 +43,7 @@ export function ratios(result) {
   return {
     coldStart: ratio(cold.server.median, cold.baseline.median),
     coldStartExisting: ratio(cold.serverExisting.median, cold.baseline.median),
+    coldStartFirst: ratio(cold.serverFirst?.median ?? Number.NaN, cold.baseline.median),
     idleRss: ratio(steady.idleRssKiB.server ?? Number.NaN, steady.idleRssKiB.baseline ?? Number.NaN),
     peakRss: ratio(steady.peakRssKiB.server ?? Number.NaN, steady.peakRssKiB.baseline ?? Number.NaN),
     callP50: ratio(lat?.server.p50 ?? Number.NaN, lat?.baseline.p50 ?? Number.NaN),
@@ -83,7 +84,7 @@ export function markdown(result) {
     `- Node: ${meta.node}`,
     `- Date: ${meta.date}`,
     `- Runs: cold start ${meta.runs} per side after ${meta.warmup} warm-up rounds, alternating ` +
-      `server / baseline / server (existing data dir); tool calls ${meta.calls} per side after ` +
+      `server / baseline / server (existing data dir) / server (first start: no code cache); tool calls ${meta.calls} per side after ` +
       `${meta.callWarmup} warm-up calls, alternating server / baseline call by call`,
     `- Server: \`node ${meta.bin} --data-dir <temp dir>\`; cheap tool ` +
       (steady.tool
@@ -99,6 +100,7 @@ export function markdown(result) {
   const cs = cold.server;
   const cb = cold.baseline;
   const ce = cold.serverExisting;
+  const cf = cold.serverFirst;
   out.push(
     table(
       ['metric', 'server', 'baseline', 'ratio', 'target', 'result'],
@@ -114,6 +116,12 @@ export function markdown(result) {
           fmtMs(ce.median),
           fmtMs(cb.median),
           ...judged(r.coldStartExisting, targets.coldStart),
+        ],
+        [
+          'cold start, median ms (first start: no code cache yet)',
+          fmtMs(cf?.median ?? Number.NaN),
+          fmtMs(cb.median),
+          ...judged(r.coldStartFirst, targets.coldStart),
         ],
         [
           'tool call p50 ms',
@@ -160,6 +168,7 @@ export function markdown(result) {
       [
         ['server, fresh data dir', cs, cold.pairedRatio.server],
         ['server, existing data dir', ce, cold.pairedRatio.serverExisting],
+        ...(cf ? [['server, first start (no code cache yet)', cf, cold.pairedRatio.serverFirst]] : []),
         ['baseline', cb, Number.NaN],
       ].map(([label, s, paired]) => [
         label,

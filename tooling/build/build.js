@@ -20,6 +20,21 @@ const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20'
 
 rmSync('dist', { recursive: true, force: true });
 
+/**
+ * zod's `z.locales` namespace holds the error messages of every language zod speaks, 260 KB of the tickets
+ * bundle's 860 KB (a namespace export that no bundler can prune), for `z.config(z.locales.xx())`. Servers
+ * speak English, which zod loads as its default on its own: `z.locales` keeps only `en`.
+ */
+const englishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: 'export { default as en } from "./en.js";',
+      loader: 'js',
+    }));
+  },
+};
+
 // CommonJS, because V8's code cache is offered for scripts (node:vm) and not, on Node 20, for ES modules.
 // One file: the HTTP transport is inlined, but like every module it only runs when first imported
 // (--transport http), and with the code cache its size costs a stdio start next to nothing.
@@ -30,6 +45,7 @@ await build({
   outExtension: { '.js': '.cjs' },
   outdir: 'dist',
   external,
+  plugins: [englishOnly],
   // Less to read and parse at a first start; the source map maps stack traces back (node --enable-source-maps).
   minify: true,
   sourcemap: 'linked',

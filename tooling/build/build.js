@@ -35,7 +35,8 @@ const englishOnly = {
   },
 };
 
-// CommonJS, because V8's code cache is offered for scripts (node:vm) and not, on Node 20, for ES modules.
+// CommonJS, because V8's code cache is offered for scripts (node:vm) and not, on Node 20, for ES modules;
+// so the runtime `dependencies` left outside the bundle must load with require(), as native addons do.
 // One file: the HTTP transport is inlined, but like every module it only runs when first imported
 // (--transport http), and with the code cache its size costs a stdio start next to nothing.
 await build({
@@ -51,8 +52,9 @@ await build({
   sourcemap: 'linked',
   legalComments: 'none',
   // import.meta does not exist in CommonJS: the entry's `new URL('../drizzle', import.meta.url)` gets the
-  // bundle's own URL.
+  // bundle's own URL, and any other use of import.meta fails the build instead of being undefined.
   define: { 'import.meta.url': '__shipyardUrl' },
+  logOverride: { 'empty-import-meta': 'error' },
   banner: { js: "var __shipyardUrl = require('node:url').pathToFileURL(__filename).href;" },
 });
 const bundle = readFileSync('dist/bundle.cjs', 'latin1');

@@ -1,11 +1,9 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { helpText, parseConfig, type ServerConfig, UsageError } from './config.js';
 import type { ServerDefinition } from './define.js';
 import type { HttpHandle, HttpOptions } from './http.js';
 import { createLogger, type Logger, stackOf } from './logger.js';
 import { ConfigError, Runtime } from './runtime.js';
-import { checkedStdin } from './stdio.js';
+import { StdioTransport } from './stdio.js';
 
 /** How long shutdown waits for the calls and requests in flight. */
 const DRAIN_MS = 10_000;
@@ -137,11 +135,7 @@ export async function runServer(
     }
     log.info(`listening on ${http.url}`, { readOnly: config.readOnly, tools: runtime.toolNames.length });
   } else {
-    // id null: JSON-RPC's id for an answer whose request id cannot be known; the SDK's type wants one.
-    const answer = (error: { code: number; message: string }, id: string | number | null = null) =>
-      transport.send({ jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage).catch(() => {});
-    const transport = new StdioServerTransport(process.stdin.pipe(checkedStdin(log, answer)), process.stdout);
-    await runtime.connect(transport);
+    await runtime.connect(new StdioTransport(process.stdin, process.stdout, log));
     log.debug('serving on stdio', { readOnly: config.readOnly, tools: runtime.toolNames.length });
   }
 
@@ -182,7 +176,9 @@ export async function runServer(
   if (exit) {
     process.once('SIGINT', () => shutdown('SIGINT'));
     process.once('SIGTERM', () => shutdown('SIGTERM'));
-    if (config.transport === 'stdio') process.stdin.once('end', () => shutdown('stdin closed'));
+    // After the transport has read a last line that had no newline, and its call has begun.
+    if (config.transport === 'stdio')
+      process.stdin.once('end', () => setImmediate(() => shutdown('stdin closed')));
   }
   return { runtime, config, ...(http ? { http } : {}), stop };
 }

@@ -1,5 +1,7 @@
-import { Transform } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from './logger.js';
 import { isObject, type Refused, refusal } from './messages.js';
 
@@ -9,8 +11,10 @@ export const MAX_LINE_CHARS = 4 * 1024 * 1024;
 /** What a line on stdin is, as far as answering it goes. */
 type Line = 'message' | 'blank' | 'response' | 'not-json' | 'not-a-message' | Refused;
 
-/** Classify one line: JSON-RPC 2.0 asks for an answer to text that is not JSON and to an invalid request. */
-export function classifyLine(line: string): Line {
+/** A line read: what it is, and the message itself when it is one to pass on. */
+type Read = Exclude<Line, 'message'> | { parsed: JSONRPCMessage };
+
+function readLine(line: string): Read {
   if (line.trim() === '') return 'blank';
   let message: unknown;
   try {
@@ -20,90 +24,141 @@ export function classifyLine(line: string): Line {
   }
   if (!isObject(message)) return 'not-a-message';
   if (message.jsonrpc !== '2.0') return 'not-a-message';
-  if (typeof message.method === 'string') return refusal(message, message.method) ?? 'message';
+  const parsed = message as unknown as JSONRPCMessage;
+  if (typeof message.method === 'string') return refusal(message, message.method) ?? { parsed };
   // A response: passed on when the SDK can match it (an id), otherwise dropped, as a response is never answered.
   if ('result' in message || 'error' in message) {
-    return typeof message.id === 'string' || typeof message.id === 'number' ? 'message' : 'response';
+    return typeof message.id === 'string' || typeof message.id === 'number' ? { parsed } : 'response';
   }
   return 'not-a-message';
 }
 
+/** Classify one line: JSON-RPC 2.0 asks for an answer to text that is not JSON and to an invalid request. */
+export function classifyLine(line: string): Line {
+  const read = readLine(line);
+  return typeof read === 'object' && 'parsed' in read ? 'message' : read;
+}
+
 /**
- * stdin as the SDK's stdio transport should read it: lines that are JSON-RPC messages pass unchanged; a line
- * that is not JSON is answered with -32700 and one that is JSON but not a message with -32600 (id null, as
- * JSON-RPC 2.0 asks when the id cannot be known), a request the SDK would refuse (see {@link refusal}) under
- * its own id, each with a warning on stderr, where the SDK would drop it without a word. Blank lines and
- * responses without an id go quietly. Only a refused request's method or unknown member name is logged (cut
- * and escaped); the line itself never is: it is the host's data.
+ * The stdio transport: newline-delimited JSON-RPC on stdin and stdout, as the SDK's, but each line is parsed
+ * once and checked here (the SDK's transport would parse it again). Lines that are JSON-RPC messages are
+ * passed on; a line that is not JSON is answered with -32700 and one that is JSON but not a message with
+ * -32600 (id null, as JSON-RPC 2.0 asks when the id cannot be known), a request the SDK would refuse (see
+ * {@link refusal}) under its own id, each with a warning on stderr, where the SDK would drop it without a
+ * word. Blank lines and responses without an id go quietly, and so does the rest of a line past
+ * MAX_LINE_CHARS after its answer. A last line without a newline is read when stdin ends. Only a refused
+ * request's method or unknown member name is logged (cut and escaped); the line itself never is: it is the
+ * host's data.
  */
-export function checkedStdin(
-  log: Logger,
-  answer: (error: { code: number; message: string }, id?: string | number | null) => void,
-) {
-  const decoder = new StringDecoder('utf8');
+export class StdioTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+  private readonly decoder = new StringDecoder('utf8');
   /** The start of a line whose end has not come yet. */
-  let pending = '';
+  private pending = '';
   /** A line grew past MAX_LINE_CHARS: it was answered, and the rest of it is dropped up to its newline. */
-  let skipping = false;
-  const tooLong = () => {
-    log.warn(`answered -32600 to a line on stdin longer than ${MAX_LINE_CHARS} characters`);
-    answer({
+  private skipping = false;
+
+  constructor(
+    private readonly stdin: Readable,
+    private readonly stdout: Writable,
+    private readonly log: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stdin.on('data', this.ondata);
+    this.stdin.on('end', this.onend);
+    this.stdin.on('error', this.onstdinerror);
+  }
+
+  async close(): Promise<void> {
+    this.stdin.off('data', this.ondata);
+    this.stdin.off('end', this.onend);
+    this.stdin.off('error', this.onstdinerror);
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    this.pending = '';
+    this.onclose?.();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.stdout.once('drain', resolve);
+    });
+  }
+
+  private readonly onstdinerror = (error: Error) => this.onerror?.(error);
+
+  private readonly ondata = (chunk: Buffer) => {
+    const text = this.decoder.write(chunk);
+    // Only the new text is searched for newlines, so a long line costs time in proportion to its length.
+    let from = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', from)) {
+      const line = this.pending + text.slice(from, end);
+      this.pending = '';
+      from = end + 1;
+      if (this.skipping) this.skipping = false;
+      else this.line(line);
+    }
+    if (this.skipping) return;
+    this.pending += text.slice(from);
+    if (this.pending.length > MAX_LINE_CHARS) {
+      this.tooLong();
+      this.pending = '';
+      this.skipping = true;
+    }
+  };
+
+  private readonly onend = () => {
+    const last = this.pending + this.decoder.end();
+    this.pending = '';
+    if (!this.skipping && last !== '') this.line(last);
+  };
+
+  private tooLong() {
+    this.log.warn(`answered -32600 to a line on stdin longer than ${MAX_LINE_CHARS} characters`);
+    this.answer({
       code: -32600,
       message: `Invalid Request: the line is longer than ${MAX_LINE_CHARS} characters`,
     });
-  };
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      const text = decoder.write(chunk);
-      // Only the new text is searched for newlines, so a long line costs time in proportion to its length.
-      let from = 0;
-      for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', from)) {
-        const line = pending + text.slice(from, end + 1);
-        pending = '';
-        from = end + 1;
-        if (skipping) {
-          skipping = false;
-          continue;
-        }
-        const content = line.replace(/\r?\n$/, '');
-        if (content.length > MAX_LINE_CHARS) {
-          tooLong();
-          continue;
-        }
-        const kind = classifyLine(content);
-        if (kind === 'message') this.push(line);
-        else if (typeof kind === 'object') {
-          const { id, code, message, notification } = kind;
-          log.warn(
-            `${notification ? 'dropped a notification' : `answered ${code} to a request`}: ${message}`,
-          );
-          if (!notification) answer({ code, message }, id);
-        } else if (kind === 'not-json' || kind === 'not-a-message') {
-          const notJson = kind === 'not-json';
-          const code = notJson ? -32700 : -32600;
-          log.warn(
-            `answered ${code} to a line on stdin that is not ${notJson ? 'JSON' : 'a JSON-RPC message'}`,
-          );
-          answer(
-            notJson
-              ? { code, message: 'Parse error: the line is not JSON' }
-              : { code, message: 'Invalid Request: the line is not a JSON-RPC 2.0 message' },
-          );
-        }
+  }
+
+  /** Answer with an error; id null when the request's id cannot be known (the SDK's type wants one). */
+  private answer(error: { code: number; message: string }, id: string | number | null = null) {
+    this.send({ jsonrpc: '2.0', id, error } as unknown as JSONRPCMessage).catch(() => {});
+  }
+
+  private line(text: string) {
+    const content = text.endsWith('\r') ? text.slice(0, -1) : text;
+    if (content.length > MAX_LINE_CHARS) {
+      this.tooLong();
+      return;
+    }
+    const read = readLine(content);
+    if (typeof read === 'object' && 'parsed' in read) {
+      try {
+        this.onmessage?.(read.parsed);
+      } catch (error) {
+        this.onerror?.(error as Error);
       }
-      if (!skipping) {
-        pending += text.slice(from);
-        if (pending.length > MAX_LINE_CHARS) {
-          tooLong();
-          pending = '';
-          skipping = true;
-        }
-      }
-      done();
-    },
-    flush(done) {
-      // A last line without a newline is passed on, for the transport to treat as it would have.
-      done(null, skipping ? '' : pending + decoder.end());
-    },
-  });
+    } else if (typeof read === 'object') {
+      const { id, code, message, notification } = read;
+      this.log.warn(
+        `${notification ? 'dropped a notification' : `answered ${code} to a request`}: ${message}`,
+      );
+      if (!notification) this.answer({ code, message }, id);
+    } else if (read === 'not-json' || read === 'not-a-message') {
+      const notJson = read === 'not-json';
+      const code = notJson ? -32700 : -32600;
+      this.log.warn(
+        `answered ${code} to a line on stdin that is not ${notJson ? 'JSON' : 'a JSON-RPC message'}`,
+      );
+      this.answer(
+        notJson
+          ? { code, message: 'Parse error: the line is not JSON' }
+          : { code, message: 'Invalid Request: the line is not a JSON-RPC 2.0 message' },
+      );
+    }
+  }
 }

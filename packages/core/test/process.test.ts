@@ -365,6 +365,22 @@ describe('the bin', () => {
     expect(new Set(answered.map((message) => message.id)).size).toBe(calls);
   });
 
+  it('answers a last call that has no newline before stdin closes', async () => {
+    const proc = start([]);
+    await initialize(proc);
+    const call = { name: 'slow_echo', arguments: { text: 'no newline', ms: 50 } };
+    proc.child.stdin.end(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: call }));
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+    const answers = proc
+      .stdout()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { id: number; result?: { structuredContent?: unknown } });
+    expect(answers.find((answer) => answer.id === 2)?.result?.structuredContent).toEqual({
+      text: 'no newline',
+    });
+  });
+
   it('exits 0 on SIGINT', async () => {
     const proc = start([]);
     await initialize(proc);

@@ -1,7 +1,30 @@
+import { PassThrough } from 'node:stream';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
-import { checkedStdin, classifyLine, MAX_LINE_CHARS } from '../src/stdio.js';
+import { classifyLine, MAX_LINE_CHARS, StdioTransport } from '../src/stdio.js';
+
+/**
+ * Feed stdin to a StdioTransport through `write` (which ends it), and collect the messages it passes on (as
+ * JSON lines) and the errors it answers on stdout.
+ */
+async function transported(write: (stdin: PassThrough) => void) {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const transport = new StdioTransport(stdin, stdout, createLogger('test', { level: 'silent' }));
+  const passed: string[] = [];
+  transport.onmessage = (message) => passed.push(`${JSON.stringify(message)}\n`);
+  await transport.start();
+  const ended = new Promise((resolve) => stdin.on('end', resolve));
+  write(stdin);
+  await ended;
+  await transport.close();
+  const answers = String(stdout.read() ?? '')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { id: unknown; error: { code: number; message: string } });
+  return { passed: passed.join(''), answers };
+}
 
 describe('classifyLine', () => {
   it('tells messages from lines to answer and lines to drop', () => {
@@ -70,83 +93,86 @@ describe('classifyLine and what the SDK drops', () => {
     for (const line of lines.dropped) expect(classifyLine(line), line).toMatchObject({ notification: true });
   });
 
-  it('answers through checkedStdin with the request id, and passes the next message', async () => {
-    const answers: [number, unknown][] = [];
-    const stream = checkedStdin(createLogger('test', { level: 'silent' }), (error, id) =>
-      answers.push([error.code, id]),
+  it('answers through the transport with the request id, and passes the next message', async () => {
+    const { passed, answers } = await transported((stdin) =>
+      stdin.end(`${request({ id: 4, params: [] })}\n${request({ params: 1 })}\n${request({ id: 5 })}\n`),
     );
-    const out: string[] = [];
-    stream.on('data', (chunk: Buffer) => out.push(chunk.toString()));
-    stream.end(`${request({ id: 4, params: [] })}\n${request({ params: 1 })}\n${request({ id: 5 })}\n`);
-    await new Promise((resolve) => stream.on('end', resolve));
-    expect(answers).toEqual([[-32602, 4]]);
-    expect(out.join('')).toBe(`${request({ id: 5 })}\n`);
+    expect(answers.map((answer) => [answer.error.code, answer.id])).toEqual([[-32602, 4]]);
+    expect(passed).toBe(`${request({ id: 5 })}\n`);
   });
 });
 
-describe('checkedStdin', () => {
+describe('StdioTransport', () => {
   it('passes messages on whole, however the chunks split them, and answers the rest', async () => {
-    const answers: number[] = [];
-    const stream = checkedStdin(createLogger('test', { level: 'silent' }), (error) =>
-      answers.push(error.code),
-    );
-    const out: string[] = [];
-    stream.on('data', (chunk: Buffer) => out.push(chunk.toString()));
     const message = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"é"}}\n';
-    const bytes = Buffer.from(`${message}oops\n${message}`);
-    // Split inside the two-byte é and inside a line.
-    const cut = bytes.indexOf(Buffer.from('é')) + 1;
-    for (const part of [bytes.subarray(0, cut), bytes.subarray(cut, cut + 80), bytes.subarray(cut + 80)])
-      stream.write(part);
-    stream.end();
-    await new Promise((resolve) => stream.on('end', resolve));
-    expect(out.join('')).toBe(message + message);
-    expect(answers).toEqual([-32700]);
+    const { passed, answers } = await transported((stdin) => {
+      const bytes = Buffer.from(`${message}oops\n${message}`);
+      // Split inside the two-byte é and inside a line.
+      const cut = bytes.indexOf(Buffer.from('é')) + 1;
+      for (const part of [bytes.subarray(0, cut), bytes.subarray(cut, cut + 80), bytes.subarray(cut + 80)])
+        stdin.write(part);
+      stdin.end();
+    });
+    expect(passed).toBe(message + message);
+    expect(answers.map((answer) => answer.error.code)).toEqual([-32700]);
   });
 });
 
-describe('checkedStdin and long lines', () => {
+describe('StdioTransport and long lines', () => {
   it('answers a line over MAX_LINE_CHARS once, drops it, and passes the next message', async () => {
-    const answers: { code: number; message: string }[] = [];
-    const stream = checkedStdin(createLogger('test', { level: 'silent' }), (error) => answers.push(error));
-    const out: string[] = [];
-    stream.on('data', (chunk: Buffer) => out.push(chunk.toString()));
     const message = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';
-    // One line that grows past the limit over many chunks, then one that reaches it in its last chunk.
-    const part = 'x'.repeat(64 * 1024);
-    for (let i = 0; i <= MAX_LINE_CHARS / part.length; i++) stream.write(part);
-    stream.write(`${part}\n${message}${'y'.repeat(MAX_LINE_CHARS - 10)}`);
-    stream.write(`${'y'.repeat(20)}\n${message}`);
-    // A line of exactly MAX_LINE_CHARS (its newline not counted) is read: not JSON, so -32700.
-    stream.write(`${'z'.repeat(MAX_LINE_CHARS)}\r\n`);
-    stream.end();
-    await new Promise((resolve) => stream.on('end', resolve));
-    expect(out.join('')).toBe(message + message);
-    expect(answers).toEqual([
+    const { passed, answers } = await transported((stdin) => {
+      // One line that grows past the limit over many chunks, then one that reaches it in its last chunk.
+      const part = 'x'.repeat(64 * 1024);
+      for (let i = 0; i <= MAX_LINE_CHARS / part.length; i++) stdin.write(part);
+      stdin.write(`${part}\n${message}${'y'.repeat(MAX_LINE_CHARS - 10)}`);
+      stdin.write(`${'y'.repeat(20)}\n${message}`);
+      // A line of exactly MAX_LINE_CHARS (its newline not counted) is read: not JSON, so -32700.
+      stdin.write(`${'z'.repeat(MAX_LINE_CHARS)}\r\n`);
+      stdin.end();
+    });
+    expect(passed).toBe(message + message);
+    expect(answers.map((answer) => answer.error)).toEqual([
       { code: -32600, message: `Invalid Request: the line is longer than ${MAX_LINE_CHARS} characters` },
       { code: -32600, message: `Invalid Request: the line is longer than ${MAX_LINE_CHARS} characters` },
       { code: -32700, message: 'Parse error: the line is not JSON' },
     ]);
+    expect(answers.every((answer) => answer.id === null)).toBe(true);
   });
 });
 
-describe('checkedStdin at the end of the stream', () => {
-  it('passes on a last message that has no trailing newline', async () => {
-    const answers: number[] = [];
-    const stream = checkedStdin(createLogger('test', { level: 'silent' }), (error) =>
-      answers.push(error.code),
-    );
-    const out: string[] = [];
-    stream.on('data', (chunk: Buffer) => out.push(chunk.toString()));
+describe('StdioTransport at the end of the stream', () => {
+  it('reads a last message that has no trailing newline', async () => {
     const first = '{"jsonrpc":"2.0","id":1,"method":"ping"}\n';
     const last = '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"name":"é"}}';
-    const bytes = Buffer.from(first + last);
-    // Split inside the two-byte é of the last line, so the end of the stream finds it in two pieces.
-    const cut = bytes.indexOf(Buffer.from('é')) + 1;
-    stream.write(bytes.subarray(0, cut));
-    stream.end(bytes.subarray(cut));
-    await new Promise((resolve) => stream.on('end', resolve));
-    expect(out.join('')).toBe(first + last);
+    const { passed, answers } = await transported((stdin) => {
+      const bytes = Buffer.from(first + last);
+      // Split inside the two-byte é of the last line, so the end of the stream finds it in two pieces.
+      const cut = bytes.indexOf(Buffer.from('é')) + 1;
+      stdin.write(bytes.subarray(0, cut));
+      stdin.end(bytes.subarray(cut));
+    });
+    expect(passed).toBe(`${first + last}\n`);
     expect(answers).toEqual([]);
+  });
+});
+
+describe('StdioTransport and its reader', () => {
+  it('reports a message the reader throws on, and reads on', async () => {
+    const stdin = new PassThrough();
+    const transport = new StdioTransport(stdin, new PassThrough(), createLogger('test', { level: 'silent' }));
+    const errors: string[] = [];
+    const ids: unknown[] = [];
+    transport.onerror = (error) => errors.push(error.message);
+    transport.onmessage = (message) => {
+      ids.push((message as { id: unknown }).id);
+      if (ids.length === 1) throw new Error('first one');
+    };
+    await transport.start();
+    const ended = new Promise((resolve) => stdin.on('end', resolve));
+    stdin.end('{"jsonrpc":"2.0","id":1,"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+    await ended;
+    expect(ids).toEqual([1, 2]);
+    expect(errors).toEqual(['first one']);
   });
 });

@@ -55,12 +55,16 @@ await build({
   // bundle's own URL, and any other use of import.meta fails the build instead of being undefined.
   define: { 'import.meta.url': '__shipyardUrl' },
   logOverride: { 'empty-import-meta': 'error' },
-  banner: { js: "var __shipyardUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // "use strict" first: esbuild writes its own after the banner, where it would not count.
+  banner: { js: `"use strict";var __shipyardUrl = require('node:url').pathToFileURL(__filename).href;` },
 });
 const bundle = readFileSync('dist/bundle.cjs', 'latin1');
 // The loader reads the bundle as latin1 (the fastest decoding); esbuild escapes non-ASCII text by default.
 if (/[\u0080-\uffff]/.test(bundle))
   throw new Error('dist/bundle.cjs is not ASCII: the loader would misread it');
+if (!/^(#!.*\n)?"use strict";/.test(bundle)) throw new Error('dist/bundle.cjs does not start "use strict"');
+// The loader compiles the bundle as a script, which has no way to import() a module on Node 20.
+if (/\bimport\(/.test(bundle)) throw new Error('dist/bundle.cjs calls import(): load it with require()');
 // A #! line is only allowed first in a file; the loader wraps the bundle in a function. Blank it (lines kept).
 if (bundle.startsWith('#!')) writeFileSync('dist/bundle.cjs', bundle.replace(/^#!.*/, ''), 'latin1');
 copyFileSync(new URL('./loader.cjs', import.meta.url), 'dist/index.cjs');

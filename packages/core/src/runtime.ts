@@ -81,6 +81,12 @@ function checkRequest<S extends RequestSchema>(schema: S, request: unknown): z.o
 }
 
 /**
+ * Set on globalThis once an `initialize` has been answered. The bin's loader (tooling/build/loader.cjs) saves
+ * its code cache only from such a run: `--help` or a start that no client talked to has compiled too little.
+ */
+const SERVED = Symbol.for('shipyard.served');
+
+/**
  * The SDK's server with its own `initialize` handler checked as core checks every other request: the SDK
  * registers that one in its constructor, where core cannot reach it otherwise.
  */
@@ -91,9 +97,11 @@ class SessionServer extends Server {
       return;
     }
     const initialize = handler as (request: unknown, extra: Extra) => ReturnType<typeof handler>;
-    super.setRequestHandler(methodOnly('initialize'), (request, extra) =>
-      initialize(checkRequest(InitializeRequestSchema, request), extra),
-    );
+    super.setRequestHandler(methodOnly('initialize'), (request, extra) => {
+      const result = initialize(checkRequest(InitializeRequestSchema, request), extra);
+      (globalThis as Record<symbol, unknown>)[SERVED] = true;
+      return result;
+    });
   }
 }
 

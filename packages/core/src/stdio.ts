@@ -8,13 +8,13 @@ import { isObject, type Refused, refusal } from './messages.js';
 /** A line on stdin longer than this is answered -32600 and dropped (HTTP refuses a body over 4 MiB). */
 export const MAX_LINE_CHARS = 4 * 1024 * 1024;
 
-/** What a line on stdin is, as far as answering it goes. */
-type Line = 'message' | 'blank' | 'response' | 'not-json' | 'not-a-message' | Refused;
+/**
+ * What a line on stdin is, as far as answering it goes: a message to pass on (parsed), or a line to answer
+ * (JSON-RPC 2.0 asks for an answer to text that is not JSON and to an invalid request) or to drop.
+ */
+type Read = 'blank' | 'response' | 'not-json' | 'not-a-message' | Refused | { parsed: JSONRPCMessage };
 
-/** A line read: what it is, and the message itself when it is one to pass on. */
-type Read = Exclude<Line, 'message'> | { parsed: JSONRPCMessage };
-
-function readLine(line: string): Read {
+export function readLine(line: string): Read {
   if (line.trim() === '') return 'blank';
   let message: unknown;
   try {
@@ -33,12 +33,6 @@ function readLine(line: string): Read {
   return 'not-a-message';
 }
 
-/** Classify one line: JSON-RPC 2.0 asks for an answer to text that is not JSON and to an invalid request. */
-export function classifyLine(line: string): Line {
-  const read = readLine(line);
-  return typeof read === 'object' && 'parsed' in read ? 'message' : read;
-}
-
 /**
  * The stdio transport: newline-delimited JSON-RPC on stdin and stdout, as the SDK's, but each line is parsed
  * once and checked here (the SDK's transport would parse it again). Lines that are JSON-RPC messages are
@@ -54,6 +48,7 @@ export class StdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   onerror?: (error: Error) => void;
   onclose?: () => void;
+  private started = false;
   private readonly decoder = new StringDecoder('utf8');
   /** The start of a line whose end has not come yet. */
   private pending = '';
@@ -67,6 +62,8 @@ export class StdioTransport implements Transport {
   ) {}
 
   async start(): Promise<void> {
+    if (this.started) throw new Error('StdioTransport already started');
+    this.started = true;
     this.stdin.on('data', this.ondata);
     this.stdin.on('end', this.onend);
     this.stdin.on('error', this.onstdinerror);

@@ -85,6 +85,14 @@ describe('initialize', () => {
       completions: {},
     });
   });
+
+  it('marks the process as one that served a client, for the bin to save its code cache', async () => {
+    const served = Symbol.for('shipyard.served');
+    const global = globalThis as Record<symbol, unknown>;
+    delete global[served];
+    await start();
+    expect(global[served]).toBe(true);
+  });
 });
 
 describe('tools/list', () => {

@@ -2,7 +2,13 @@ import { PassThrough } from 'node:stream';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
-import { classifyLine, MAX_LINE_CHARS, StdioTransport } from '../src/stdio.js';
+import { MAX_LINE_CHARS, readLine, StdioTransport } from '../src/stdio.js';
+
+/** What the transport does with a line: pass it on ('message'), answer it or drop it. */
+function classifyLine(line: string) {
+  const read = readLine(line);
+  return typeof read === 'object' && 'parsed' in read ? 'message' : read;
+}
 
 /**
  * Feed stdin to a StdioTransport through `write` (which ends it), and collect the messages it passes on (as

@@ -113,7 +113,7 @@ describe('the built bin', () => {
     const run = async (args: string[], ready: (out: { stdout: string; stderr: string }) => boolean) => {
       const child = spawn(process.execPath, [bin, ...args, '--data-dir', dataDir], {
         stdio: 'pipe',
-        env: { ...process.env, NODE_OPTIONS: `--require ${probe}` },
+        env: { ...process.env, NODE_OPTIONS: `--require "${probe}"` },
       });
       const out = { stdout: '', stderr: '' };
       child.stdout.on('data', (chunk: Buffer) => {

@@ -18,13 +18,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 const loader = fileURLToPath(new URL('../loader.cjs', import.meta.url));
 
-/** A bundle that reports how it was run; `word` lets two bundles of the same length differ. */
-const bundle = (word = 'alpha') =>
+/**
+ * A bundle that reports how it was run; `word` lets two bundles of the same length differ. Like a server
+ * that answered `initialize`, it marks the process as one that served, unless `served` is false.
+ */
+const bundle = (word = 'alpha', served = true) =>
   [
+    '"use strict";',
     "const path = require('node:path');",
     'exports.loaded = true;',
+    served ? "globalThis[Symbol.for('shipyard.served')] = true;" : '',
     `process.stdout.write(JSON.stringify({ word: '${word}', file: __filename, dir: __dirname, ` +
-      'exports: module.exports === exports && exports.loaded, sep: path.sep }));',
+      'exports: module.exports === exports && exports.loaded, base: path.basename(__filename), ' +
+      'strict: (function () { return this === undefined; })() }));',
   ].join('\n');
 
 let dirs: string[] = [];
@@ -60,11 +66,24 @@ describe('the bin loader', () => {
       file: join(dir, 'bundle.cjs'),
       dir,
       exports: true,
-      sep: '/',
+      base: 'bundle.cjs',
+      strict: true,
     });
     const saved = readFileSync(cache);
     expect(saved.subarray(0, 32)).toEqual(sha256(join(dir, 'bundle.cjs')));
     expect(saved.length).toBeGreaterThan(32);
+  });
+
+  it('saves the cache readable by all but writable only by its owner, whatever the umask', () => {
+    const { cache, run } = dist(`${bundle()}\nprocess.umask(0);`);
+    run();
+    expect(statSync(cache).mode & 0o777).toBe(0o644);
+  });
+
+  it('saves no cache from a run that served no client', () => {
+    const { cache, run } = dist(bundle('alpha', false));
+    expect(JSON.parse(run().stdout).word).toBe('alpha');
+    expect(existsSync(cache)).toBe(false);
   });
 
   it('uses the cache on the next start and leaves it as it is', () => {
@@ -111,7 +130,11 @@ describe('the bin loader', () => {
   });
 
   it("keeps the bundle's exit code, and its errors point at the bundle's own lines", () => {
-    const failing = dist(['// line 1', 'process.exitCode = 0;', "throw new Error('boom');"].join('\n'));
+    const failing = dist(
+      ['// line 1', "globalThis[Symbol.for('shipyard.served')] = true;", "throw new Error('boom');"].join(
+        '\n',
+      ),
+    );
     const result = failing.run();
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('Error: boom');

@@ -781,7 +781,7 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
     .filter((item) => item.score >= SIMILAR_THRESHOLD)
     .sort((a, b) => b.score - a.score)
     .slice(0, limit)
-    .map((item) => ({ ...item, score: Math.round(item.score * 100) / 100 }));
+    .map((item) => Object.assign(item, { score: Math.round(item.score * 100) / 100 }));
   return { items };
 }
 

@@ -159,12 +159,11 @@ export function getTicketDetails(
   return db.transaction((tx) => {
     const row = getTicketRow(tx, key);
     const latest = lastComments(tx, row.id, include.includes('comments') ? COMMENTS_SHOWN : 0, before);
-    const details: TicketDetails = {
-      ...toTicket(tx, row),
+    const details: TicketDetails = Object.assign(toTicket(tx, row), {
       comments_total: latest.total,
       history_total:
         tx.select({ n: count() }).from(history).where(eq(history.ticketId, row.id)).get()?.n ?? 0,
-    };
+    });
     if (include.includes('comments')) {
       let budget = COMMENT_CHARS_SHOWN;
       details.comments = latest.comments
@@ -195,11 +194,12 @@ export function getTicketDetails(
         .limit(HISTORY_SHOWN)
         .all()
         .reverse()
-        .map((entry) => ({
-          ...entry,
-          old: entry.old === null ? null : clip(entry.old, CLIPPED_CHARS),
-          new: entry.new === null ? null : clip(entry.new, CLIPPED_CHARS),
-        }));
+        .map((entry) =>
+          Object.assign(entry, {
+            old: entry.old === null ? null : clip(entry.old, CLIPPED_CHARS),
+            new: entry.new === null ? null : clip(entry.new, CLIPPED_CHARS),
+          }),
+        );
     }
     return details;
   });

@@ -28,11 +28,10 @@ export default defineTool({
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const ticket = createTicket(
       ctx.deps.db,
-      {
-        ...input,
+      Object.assign({}, input, {
         assignee: input.assignee === undefined ? undefined : resolvePerson(input.assignee, ctx.user),
         reporter: input.reporter === undefined ? undefined : resolvePerson(input.reporter, ctx.user),
-      },
+      }),
       ctx.user,
     );
     // A child shows in its parent's resource.

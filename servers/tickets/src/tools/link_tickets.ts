@@ -33,6 +33,6 @@ export default defineTool({
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const result = linkTickets(ctx.deps.db, input, ctx.user);
     if (result.created) ctx.changed(...ticketUris(result.key), ...ticketUris(result.target));
-    return { ...linkAnswer(result), created: result.created };
+    return Object.assign(linkAnswer(result), { created: result.created });
   },
 });

@@ -30,7 +30,7 @@ export default defineTool({
     const { projects, total } = snapshot(ctx.deps.db, () => projectOverviews(ctx.deps.db, after));
     return {
       count: total,
-      projects: projects.map(({ tickets, ...project }) => ({ ...project, total: tickets })),
+      projects: projects.map(({ tickets, ...project }) => Object.assign(project, { total: tickets })),
     };
   },
 });

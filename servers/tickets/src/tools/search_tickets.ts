@@ -50,9 +50,11 @@ export default defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const { assignee, ...rest } = input;
-    return searchTickets(ctx.deps.db, {
-      ...rest,
-      assignee: assignee === undefined ? undefined : resolvePerson(assignee, ctx.user),
-    });
+    return searchTickets(
+      ctx.deps.db,
+      Object.assign(rest, {
+        assignee: assignee === undefined ? undefined : resolvePerson(assignee, ctx.user),
+      }),
+    );
   },
 });

@@ -38,7 +38,7 @@ export default defineTool({
     const labels = input.labels === null ? [] : input.labels;
     const { ticket, changed, parents } = updateTicket(
       ctx.deps.db,
-      { ...input, assignee, description, labels },
+      Object.assign({}, input, { assignee, description, labels }),
       ctx.user,
     );
     if (changed.length > 0) {

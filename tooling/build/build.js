@@ -3,7 +3,8 @@
 //   dist/bundle.cjs the server: one CommonJS file with core, zod, drizzle and the SDK inlined. Only the
 //                   package's runtime `dependencies` (native modules such as better-sqlite3) stay external.
 //   dist/index.cjs  the bin (loader.cjs): runs bundle.cjs through V8's code cache, which it keeps next to it
-//                   in bundle.cjs.cache, so that a start after the first skips most of compiling the bundle.
+//                   in bundle.cjs.cache, so that a start after one that served a client skips most of
+//                   compiling the bundle.
 //   dist/server.js  the definition module (for shipyard-lint and tests); imports stay imports.
 // Then, from the definition itself, so neither can drift:
 //   README.md       the reference section between the shipyard:reference markers

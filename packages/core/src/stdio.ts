@@ -14,6 +14,7 @@ export const MAX_LINE_CHARS = 4 * 1024 * 1024;
  */
 type Read = 'blank' | 'response' | 'not-json' | 'not-a-message' | Refused | { parsed: JSONRPCMessage };
 
+/** Read one line of stdin (without its newline). */
 export function readLine(line: string): Read {
   if (line.trim() === '') return 'blank';
   let message: unknown;

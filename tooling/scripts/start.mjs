@@ -2,16 +2,18 @@
 // `pnpm start [server] [flags…]`: build one server, then run its bin with the flags (stdio by default).
 // Build output goes to stderr so that stdout stays the MCP protocol.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('../..', import.meta.url).pathname;
 const [server = 'example', ...flags] = process.argv.slice(2);
-const bin = join(root, 'servers', server, 'dist', 'index.js');
-if (!existsSync(join(root, 'servers', server, 'package.json'))) {
+const manifest = join(root, 'servers', server, 'package.json');
+if (!existsSync(manifest)) {
   console.error(`No server "${server}" in servers/. Try: pnpm start example`);
   process.exit(2);
 }
+// The bin as the package names it (dist/index.cjs, written by shipyard-build).
+const bin = join(root, 'servers', server, Object.values(JSON.parse(readFileSync(manifest, 'utf8')).bin)[0]);
 
 const build = spawnSync(
   'pnpm',

@@ -55,6 +55,8 @@ export class StdioTransport implements Transport {
   private pending = '';
   /** A line grew past MAX_LINE_CHARS: it was answered, and the rest of it is dropped up to its newline. */
   private skipping = false;
+  /** Sends waiting for stdout to drain: one listener for them all, however many wait. */
+  private waiting: (() => void)[] = [];
 
   constructor(
     private readonly stdin: Readable,
@@ -68,6 +70,9 @@ export class StdioTransport implements Transport {
     this.stdin.on('data', this.ondata);
     this.stdin.on('end', this.onend);
     this.stdin.on('error', this.onstdinerror);
+    this.stdout.on('drain', this.ondrain);
+    this.stdout.on('close', this.ondrain);
+    this.stdout.on('error', this.onstdouterror);
   }
 
   async close(): Promise<void> {
@@ -75,18 +80,34 @@ export class StdioTransport implements Transport {
     this.stdin.off('end', this.onend);
     this.stdin.off('error', this.onstdinerror);
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    this.stdout.off('drain', this.ondrain);
+    this.stdout.off('close', this.ondrain);
+    // Still listened to: a host that closed its end of stdout must not crash the process (EPIPE).
+    this.ondrain();
     this.pending = '';
     this.onclose?.();
   }
 
+  /** Resolves once stdout has taken the message, or has closed (a host that stopped reading). */
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.stdout.once('drain', resolve);
+      if (this.stdout.write(`${JSON.stringify(message)}\n`) || this.stdout.destroyed) resolve();
+      else this.waiting.push(resolve);
     });
   }
 
+  private readonly ondrain = () => {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const resolve of waiting) resolve();
+  };
+
   private readonly onstdinerror = (error: Error) => this.onerror?.(error);
+
+  private readonly onstdouterror = (error: Error) => {
+    this.onerror?.(error);
+    this.ondrain();
+  };
 
   private readonly ondata = (chunk: Buffer) => {
     const text = this.decoder.write(chunk);
@@ -101,7 +122,8 @@ export class StdioTransport implements Transport {
     }
     if (this.skipping) return;
     this.pending += text.slice(from);
-    if (this.pending.length > MAX_LINE_CHARS) {
+    // As line() counts it: without the \r of a CRLF whose \n is still to come.
+    if (this.pending.length - (this.pending.endsWith('\r') ? 1 : 0) > MAX_LINE_CHARS) {
       this.tooLong();
       this.pending = '';
       this.skipping = true;

@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
@@ -180,5 +180,61 @@ describe('StdioTransport and its reader', () => {
     await ended;
     expect(ids).toEqual([1, 2]);
     expect(errors).toEqual(['first one']);
+  });
+});
+
+describe('StdioTransport and a CRLF split at the limit', () => {
+  it('reads a line of exactly MAX_LINE_CHARS whose \\r and \\n come in different chunks', async () => {
+    const head = '{"jsonrpc":"2.0","id":5,"method":"ping"';
+    const line = `${head}${' '.repeat(MAX_LINE_CHARS - head.length - 1)}}`;
+    const { passed, answers } = await transported((stdin) => {
+      stdin.write(`${line}\r`);
+      stdin.end('\n');
+    });
+    expect(answers).toEqual([]);
+    expect(JSON.parse(passed)).toEqual({ jsonrpc: '2.0', id: 5, method: 'ping' });
+  });
+});
+
+describe('StdioTransport and its stdout', () => {
+  const transport = (stdout: Writable) =>
+    new StdioTransport(new PassThrough(), stdout, createLogger('test', { level: 'silent' }));
+  const message = { jsonrpc: '2.0', id: 1, result: {} } as const;
+
+  it('waits for a slow reader with one drain listener, however many answers wait', async () => {
+    const written: string[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const stdout = new Writable({
+      highWaterMark: 16,
+      write(chunk: Buffer, _encoding, done) {
+        written.push(chunk.toString());
+        gate.then(() => done());
+      },
+    });
+    const sender = transport(stdout);
+    await sender.start();
+    const sends = Array.from({ length: 50 }, () => sender.send(message));
+    expect(stdout.listenerCount('drain')).toBe(1);
+    release();
+    await Promise.all(sends);
+    expect(written).toHaveLength(50);
+  });
+
+  it('reports a stdout that fails (a host that closed its end) instead of crashing, and settles sends', async () => {
+    const stdout = new Writable({
+      write(_chunk, _encoding, done) {
+        done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+      },
+    });
+    const sender = transport(stdout);
+    const errors: string[] = [];
+    sender.onerror = (error) => errors.push(error.message);
+    await sender.start();
+    await Promise.all([sender.send(message), sender.send(message)]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(errors).toContain('write EPIPE');
   });
 });

@@ -33,11 +33,10 @@ export async function coldStartOnce(side, dataDir) {
 }
 
 /**
- * Cold start, alternating server (fresh data dir), baseline, server (existing data dir) and, when given,
- * `firstStart` (the server as at its first start after an install: `prepare` removes its code cache; fresh
- * data dir) each round. The first `warmup` rounds are discarded (page cache, the existing data dir's first
+ * Cold start, alternating server (fresh data dir), baseline, server (existing data dir) and `firstStart` (the
+ * server as at its first start after an install: `prepare` removes its code cache; fresh data dir) each round. The first `warmup` rounds are discarded (page cache, the existing data dir's first
  * migration, the code cache's first save).
- * @param {{server: Side, baseline: Side, firstStart?: Side, runs: number, warmup: number, tmp: string,
+ * @param {{server: Side, baseline: Side, firstStart: Side, runs: number, warmup: number, tmp: string,
  *   log: (s: string) => void}} o
  */
 export async function coldStart({ server, baseline, firstStart, runs, warmup, tmp, log }) {
@@ -48,18 +47,18 @@ export async function coldStart({ server, baseline, firstStart, runs, warmup, tm
     const a = await coldStartOnce(server, mkdtempSync(join(tmp, 'fresh-')));
     const b = await coldStartOnce(baseline, tmp);
     const c = await coldStartOnce(server, existingDir);
-    const d = firstStart ? await coldStartOnce(firstStart, mkdtempSync(join(tmp, 'fresh-'))) : undefined;
+    const d = await coldStartOnce(firstStart, mkdtempSync(join(tmp, 'fresh-')));
     const kept = round >= warmup;
     if (kept) {
       samples.server.push(a);
       samples.baseline.push(b);
       samples.serverExisting.push(c);
-      if (d !== undefined) samples.serverFirst.push(d);
+      samples.serverFirst.push(d);
     }
     log(
       `  cold start ${kept ? `run ${round - warmup + 1}/${runs}` : `warm-up ${round + 1}/${warmup}`}: ` +
-        `server ${a.toFixed(1)} ms, baseline ${b.toFixed(1)} ms, server (existing dir) ${c.toFixed(1)} ms` +
-        (d === undefined ? '' : `, server (first start) ${d.toFixed(1)} ms`),
+        `server ${a.toFixed(1)} ms, baseline ${b.toFixed(1)} ms, server (existing dir) ${c.toFixed(1)} ms, ` +
+        `server (first start) ${d.toFixed(1)} ms`,
     );
   }
   const paired = (/** @type {number[]} */ list) => median(list.map((ms, i) => ms / samples.baseline[i]));
@@ -68,13 +67,13 @@ export async function coldStart({ server, baseline, firstStart, runs, warmup, tm
     server: summary(samples.server),
     baseline: summary(samples.baseline),
     serverExisting: summary(samples.serverExisting),
-    serverFirst: firstStart ? summary(samples.serverFirst) : undefined,
+    serverFirst: summary(samples.serverFirst),
     // Each server start divided by the baseline start of the same round, which ran right next to it: less
     // affected by load that changes during the run than the ratio of the two medians.
     pairedRatio: {
       server: paired(samples.server),
       serverExisting: paired(samples.serverExisting),
-      serverFirst: firstStart ? paired(samples.serverFirst) : undefined,
+      serverFirst: paired(samples.serverFirst),
     },
   };
 }

@@ -43,7 +43,7 @@ export function ratios(result) {
   return {
     coldStart: ratio(cold.server.median, cold.baseline.median),
     coldStartExisting: ratio(cold.serverExisting.median, cold.baseline.median),
-    coldStartFirst: ratio(cold.serverFirst?.median ?? Number.NaN, cold.baseline.median),
+    coldStartFirst: ratio(cold.serverFirst.median, cold.baseline.median),
     idleRss: ratio(steady.idleRssKiB.server ?? Number.NaN, steady.idleRssKiB.baseline ?? Number.NaN),
     peakRss: ratio(steady.peakRssKiB.server ?? Number.NaN, steady.peakRssKiB.baseline ?? Number.NaN),
     callP50: ratio(lat?.server.p50 ?? Number.NaN, lat?.baseline.p50 ?? Number.NaN),
@@ -119,7 +119,7 @@ export function markdown(result) {
         ],
         [
           'cold start, median ms (first start: no code cache yet)',
-          fmtMs(cf?.median ?? Number.NaN),
+          fmtMs(cf.median),
           fmtMs(cb.median),
           ...judged(r.coldStartFirst, targets.coldStart),
         ],
@@ -168,7 +168,7 @@ export function markdown(result) {
       [
         ['server, fresh data dir', cs, cold.pairedRatio.server],
         ['server, existing data dir', ce, cold.pairedRatio.serverExisting],
-        ...(cf ? [['server, first start (no code cache yet)', cf, cold.pairedRatio.serverFirst]] : []),
+        ['server, first start (no code cache yet)', cf, cold.pairedRatio.serverFirst],
         ['baseline', cb, Number.NaN],
       ].map(([label, s, paired]) => [
         label,

@@ -55,7 +55,7 @@ try {
     const bin = join(app, 'node_modules', server.pkg.name, server.pkg.bin[`shipyard-${server.name}`]);
     const smoke = server.pkg.shipyard?.smoke;
     const dataDir = join(work, `data-${server.name}`);
-    // The bin keeps V8's code cache next to the bundle: never shipped, written by the first start.
+    // The bin keeps V8's code cache next to the bundle: never shipped, written as a start that served exits.
     const cache = join(dirname(bin), 'bundle.cjs.cache');
     if (existsSync(cache)) {
       failures++;

@@ -409,6 +409,7 @@ export class Runtime {
   /**
    * What every handler's context holds. Callers add to it with Object.assign, not a spread: on Node 20 each
    * property written after a spread costs about a microsecond (V8 11.3; measured with the tickets server).
+   * callTool writes these fields out instead, as Object.assign would read its lazy `signal` getter at once.
    */
   private baseContext(): BaseContext<unknown> {
     return { deps: this.definition.deps, log: this.log, user: this.options.user };

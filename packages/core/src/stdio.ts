@@ -80,9 +80,9 @@ export class StdioTransport implements Transport {
     this.stdin.off('end', this.onend);
     this.stdin.off('error', this.onstdinerror);
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
+    // The 'error' listener stays: a host that closed its end of stdout must not crash the process (EPIPE).
     this.stdout.off('drain', this.ondrain);
     this.stdout.off('close', this.ondrain);
-    // Still listened to: a host that closed its end of stdout must not crash the process (EPIPE).
     this.ondrain();
     this.pending = '';
     this.onclose?.();

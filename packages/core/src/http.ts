@@ -8,7 +8,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { bodyProblem } from './messages.js';
+import { bodyProblem, parseJson } from './messages.js';
 import type { Runtime } from './runtime.js';
 
 /** Streamable HTTP: one protocol session per client, many clients per process. Loaded only for --transport http. */
@@ -139,7 +139,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
         return rpcError(res, 413, -32600, `Request body larger than ${maxBody} bytes`);
       }
       try {
-        body = JSON.parse(raw);
+        body = parseJson(raw);
       } catch {
         return rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
       }

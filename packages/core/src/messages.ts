@@ -17,6 +17,48 @@ export interface Refused {
 
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Half of a UTF-16 surrogate pair without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** A `\uD800`-`\uDFFF` escape in JSON text: the only way a lone surrogate gets into a parsed string. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+/** Every string in a parsed JSON value with each lone surrogate replaced by U+FFFD, in place. */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(LONE_SURROGATE, '\uFFFD');
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = wellFormed(value[i]);
+  } else if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const fixed = wellFormed(key) as string;
+      const item = wellFormed(record[key]);
+      if (fixed === key && item === record[key]) continue;
+      if (fixed !== key) delete record[key];
+      // defineProperty, not assignment: a key `__proto__` (an own property, as JSON.parse makes it) must
+      // not become the object's prototype.
+      Object.defineProperty(record, fixed, {
+        value: item,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+  return value;
+}
+
+/**
+ * JSON text parsed, with every string well-formed UTF-16. JSON may escape half of a surrogate pair alone
+ * (`"\uD83D"`, an emoji cut in two by a client), and such a string changes on its way into SQLite and back
+ * (one unit in, three U+FFFD out): a title that passed its length check would be stored three times as
+ * long, and the same text sent again would never equal what was stored. Each lone half becomes U+FFFD, one
+ * unit for one. Text with no surrogate escape (nearly all) is returned as JSON.parse gives it.
+ */
+export function parseJson(text: string): unknown {
+  const value: unknown = JSON.parse(text);
+  return SURROGATE_ESCAPE.test(text) ? wellFormed(value) : value;
+}
+
 /** A JSON-RPC id or progress token as MCP has them: a string or an integer. */
 const isToken = (value: unknown): value is string | number =>
   typeof value === 'string' || Number.isSafeInteger(value);

@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from './logger.js';
-import { isObject, type Refused, refusal } from './messages.js';
+import { isObject, parseJson, type Refused, refusal } from './messages.js';
 
 /** A line on stdin longer than this is answered -32600 and dropped (HTTP refuses a body over 4 MiB). */
 export const MAX_LINE_CHARS = 4 * 1024 * 1024;
@@ -19,7 +19,7 @@ export function readLine(line: string): Read {
   if (line.trim() === '') return 'blank';
   let message: unknown;
   try {
-    message = JSON.parse(line);
+    message = parseJson(line);
   } catch {
     return 'not-json';
   }

@@ -319,6 +319,17 @@ describe('Streamable HTTP', () => {
     expect(handle.sessions()).toBe(1);
   });
 
+  it('passes a lone half of a surrogate pair on as U+FFFD, as stdio does', async () => {
+    const { handle } = await serve();
+    const init = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
+    const session = { ...MCP_HEADERS, 'mcp-session-id': String(init.headers['mcp-session-id']) };
+    const body =
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo_text","arguments":{"text":"cut \\uD83D"}}}';
+    const response = await raw(handle.port, { headers: session, body });
+    expect(response.status).toBe(200);
+    expect(response.body).toContain('"structuredContent":{"text":"cut \uFFFD"');
+  });
+
   it('closes the session idle longest to make room past maxSessions, and answers 503 when all listen', async () => {
     const { handle } = await serve({ maxSessions: 2 });
     const open = async () => {

@@ -2,6 +2,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
+import { parseJson } from '../src/messages.js';
 import { MAX_LINE_CHARS, readLine, StdioTransport } from '../src/stdio.js';
 
 /** What the transport does with a line: pass it on ('message'), answer it or drop it. */
@@ -236,5 +237,40 @@ describe('StdioTransport and its stdout', () => {
     await Promise.all([sender.send(message), sender.send(message)]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(errors).toContain('write EPIPE');
+  });
+});
+
+describe('parseJson and lone surrogates', () => {
+  it('replaces each half of a surrogate pair sent alone with U+FFFD, in keys and values at any depth', () => {
+    const parsed = parseJson(
+      '{"a":"cut \\uD83D","b":["\\uDE00 x",{"\\uD83Dk":"\\uD83D\\uDE00 whole"}],"c":1,"d":null}',
+    );
+    expect(parsed).toEqual({
+      a: 'cut \uFFFD',
+      b: ['\uFFFD x', { '\uFFFDk': '\u{1F600} whole' }],
+      c: 1,
+      d: null,
+    });
+  });
+
+  it('keeps a pair escaped as two halves, and text without escapes, as JSON.parse gives them', () => {
+    expect(parseJson('"\\uD83D\\uDE00"')).toBe('\u{1F600}');
+    const text = '{"title":"Crash \u{1F600} on start","n":[1,2]}';
+    expect(parseJson(text)).toEqual(JSON.parse(text));
+  });
+
+  it('leaves a __proto__ key an own property, never the prototype', () => {
+    const parsed = parseJson('{"__proto__":{"x":"\\uD83D"},"y":"\\uDE00"}') as Record<string, unknown>;
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyNames(parsed)).toEqual(['__proto__', 'y']);
+    expect(Object.getOwnPropertyDescriptor(parsed, '__proto__')?.value).toEqual({ x: '\uFFFD' });
+    expect(parsed.y).toBe('\uFFFD');
+  });
+
+  it('is what the transport passes on: a lone half reaches the server as U+FFFD', async () => {
+    const line =
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"s":"a\\uD83D"}}}';
+    const { passed } = await transported((stdin) => stdin.end(`${line}\n`));
+    expect(JSON.parse(passed)).toMatchObject({ params: { arguments: { s: 'a\uFFFD' } } });
   });
 });

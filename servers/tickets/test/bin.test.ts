@@ -42,6 +42,25 @@ it('the built bin serves tools, resources and prompts over stdio on its SQLite f
   }
 });
 
+it('stores half of a surrogate pair sent alone as U+FFFD, so sending it again changes nothing', async () => {
+  // A client that cuts a string inside an emoji sends "\uD83D"; SQLite would store it as three U+FFFD.
+  const client = await spawnServer(bin, ['--data-dir', dataDir, '--user', 'ana']);
+  try {
+    const cut = `Broken emoji ${'\u{1F600}'.slice(0, 1)}`;
+    await callOk(client, 'create_project', { key: 'CUT', name: 'Cut text' });
+    const created = await callOk<{ key: string; title: string }>(client, 'create_ticket', {
+      project: 'CUT',
+      title: cut,
+      description: cut,
+    });
+    expect(created.title).toBe('Broken emoji \uFFFD');
+    const again = await callOk(client, 'update_ticket', { key: created.key, title: cut, description: cut });
+    expect(again).toMatchObject({ version: 1, changed: [] });
+  } finally {
+    await client.close();
+  }
+});
+
 it('lists only read-only tools with --read-only', async () => {
   const client = await spawnServer(bin, ['--data-dir', dataDir, '--read-only']);
   try {

@@ -511,6 +511,27 @@ describe('update_ticket', () => {
     expect(database.db.select({ rank: tickets.priorityRank }).from(tickets).get()?.rank).toBe(1);
   });
 
+  it('stores text in composed form (NFC), so the same text typed decomposed is no change', async () => {
+    await setup(0);
+    const composed = { title: 'Caf\u00e9 cr\u00e8me', description: 'Cr\u00e8me br\u00fbl\u00e9e' };
+    const decomposed = {
+      title: composed.title.normalize('NFD'),
+      description: composed.description.normalize('NFD'),
+    };
+    const created = await callOk<{ key: string; title: string }>(client, 'create_ticket', {
+      project: 'SHIP',
+      ...decomposed,
+    });
+    expect(created.title).toBe(composed.title);
+    expect(await update({ key: created.key, ...decomposed })).toMatchObject({ version: 1, changed: [] });
+    await callOk(client, 'add_ticket_comment', { key: created.key, body: decomposed.description });
+    const got = await get(created.key, ['comments']);
+    expect(got).toMatchObject({
+      description: composed.description,
+      comments: [{ body: composed.description }],
+    });
+  });
+
   it('keeps the version, updated_at and history when nothing changes', async () => {
     await setup(1);
     await update({ key: 'SHIP-1', priority: 'high', labels: ['x'] });

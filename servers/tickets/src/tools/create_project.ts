@@ -1,7 +1,7 @@
 import { defineTool, type ToolContext, z } from '@shipyard/core';
 import { createProject } from '../domain/projects.js';
 import type { TicketsDeps } from '../server.js';
-import { lineOfText, PROJECT_KEY_ANY_CASE, PROJECT_KEY_RULE, withoutControls } from './shared.js';
+import { lineOfText, markdown, PROJECT_KEY_ANY_CASE, PROJECT_KEY_RULE } from './shared.js';
 
 export default defineTool({
   name: 'create_project',
@@ -17,12 +17,7 @@ export default defineTool({
       .transform((key) => key.toUpperCase())
       .describe('Unique key, e.g. SHIP'),
     name: lineOfText(100).describe('Display name'),
-    description: z
-      .string()
-      .max(2_000)
-      .transform(withoutControls)
-      .optional()
-      .describe('What the project covers'),
+    description: markdown(2_000).optional().describe('What the project covers'),
   },
   output: {
     key: z.string(),

@@ -1,6 +1,6 @@
 import { InvalidInput, z } from '@shipyard/core';
 import { MAX_COMMENT_CHARS } from '../domain/comments.js';
-import { normaliseLabel, PRIORITIES, projectOfKey, TICKET_KEY, TYPES } from '../domain/model.js';
+import { chars, normaliseLabel, PRIORITIES, projectOfKey, TICKET_KEY, TYPES } from '../domain/model.js';
 
 // Output schemas name enum fields as plain strings: the input schemas already list the values, and
 // repeating them in every output would cost tokens in each tools/list.
@@ -52,13 +52,21 @@ const ONE_VISIBLE_LINE = 'must be one line with a visible character and no contr
 
 /**
  * Text made one line: a line break of any kind (and the blanks around it) or a tab becomes a space, other
- * control characters (NUL, bell…) go.
+ * control characters (NUL, bell…) go; in Unicode's composed form (NFC), as every stored text.
  */
 const oneLine = (text: string) =>
   text
     .replace(/\s*[\r\n\v\f\u0085\u2028\u2029]+\s*|\t/g, ' ')
     .replace(/\p{Cc}/gu, '')
-    .trim();
+    .trim()
+    .normalize('NFC');
+
+/**
+ * The length (in characters, as the input limits count them) checked again after the text was cleaned: the
+ * composed form of a few letters is longer (क़ is two characters in NFC).
+ */
+const within = (max: number) =>
+  [(text: string) => chars(text) <= max, `must have at most ${max} characters`] as const;
 
 /**
  * A one-line name or title of at most `max` characters with something visible in it (see {@link oneLine}).
@@ -70,13 +78,23 @@ export const lineOfText = (max: number) =>
     .trim()
     .max(max)
     .transform(oneLine)
-    .refine((text) => VISIBLE.test(text), 'must have a visible character');
+    .refine((text) => VISIBLE.test(text), 'must have a visible character')
+    .refine(...within(max));
 
 /**
  * Markdown as written, but for control characters other than tab, newline and carriage return (NUL, an
- * escape that would recolour a terminal showing it): nobody means to store those.
+ * escape that would recolour a terminal showing it): nobody means to store those. In the composed form
+ * (NFC), so `é` typed as e and a combining accent is the é already stored, not a change.
  */
-export const withoutControls = (text: string) => text.replace(/(?![\t\n\r])\p{Cc}/gu, '');
+export const withoutControls = (text: string) => text.replace(/(?![\t\n\r])\p{Cc}/gu, '').normalize('NFC');
+
+/** Markdown of at most `max` characters, cleaned by {@link withoutControls}. */
+export const markdown = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .transform(withoutControls)
+    .refine(...within(max));
 
 /** A mention (`@ana`) names ana: the @ is how chat writes a name, not part of it. A lone `@` stays. */
 const unmentioned = (value: string) => (value.startsWith('@') && value.length > 1 ? value.slice(1) : value);
@@ -108,7 +126,7 @@ export const fields = {
   key: z.string().max(24).describe('Ticket key, e.g. SHIP-42'),
   // One line, and something visible must be left (not only zero-width characters).
   title: lineOfText(200).describe('One-line summary'),
-  description: z.string().max(50_000).transform(withoutControls).describe('Details, markdown'),
+  description: markdown(50_000).describe('Details, markdown'),
   type: z.enum(TYPES).describe('bug, feature, task or chore'),
   priority: z.enum(PRIORITIES).describe('urgent, high, medium, low or none'),
   // Empty is refused as not visible (no .min(1): see lineOfText).
@@ -140,11 +158,10 @@ export const fields = {
   due_date: isoDate.describe('Due date, YYYY-MM-DD'),
   parent: z.string().max(24).describe('Parent ticket key'),
   // Markdown kept exactly as written (leading blanks and trailing newlines can matter), but never blank.
-  comment: z
-    .string()
-    .max(MAX_COMMENT_CHARS)
-    .transform(withoutControls)
-    .refine((body) => VISIBLE.test(body), 'must not be blank (it needs a visible character)'),
+  comment: markdown(MAX_COMMENT_CHARS).refine(
+    (body) => VISIBLE.test(body),
+    'must not be blank (it needs a visible character)',
+  ),
 };
 
 /**

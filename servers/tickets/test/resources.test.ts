@@ -279,6 +279,24 @@ describe('tickets://{key}', () => {
     expect(emoji).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
   });
 
+  it('bounds a busy ticket: 20 links of a type, and the last comments cut past 5,000 characters', async () => {
+    await seedTicket(client, { title: 'Hub' });
+    for (let i = 2; i <= 26; i++) {
+      await seedTicket(client, { title: `Spoke ${i}` });
+      await callOk(client, 'link_tickets', { key: 'SHIP-1', type: 'blocks', target: `SHIP-${i}` });
+    }
+    for (const letter of ['a', 'b', 'c'])
+      await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: letter.repeat(3_000) });
+    const text = await readText(client, 'tickets://SHIP-1');
+    const blocks = text.split('\n').find((line) => line.startsWith('- blocks: ')) ?? '';
+    expect(blocks.match(/SHIP-\d+ "Spoke/g)).toHaveLength(20);
+    expect(blocks).toMatch(/; and 5 more$/);
+    // The newest comment fits the 5,000-character budget whole; the two before it are cut to 500.
+    expect(text).toContain(`\`\`\`text\n${'c'.repeat(3_000)}\n\`\`\``);
+    for (const letter of ['a', 'b'])
+      expect(text).toContain(`\`\`\`text\n${letter.repeat(500)}… (3000 characters)\n\`\`\``);
+  });
+
   it('shows empty sections plainly', async () => {
     await seedTicket(client, { title: 'Bare' });
     const text = await readText(client, 'tickets://ship-1');
@@ -406,7 +424,7 @@ describe('tickets://{key}/history', () => {
     expect(body.entries[1]).toMatchObject({ by: 'ana', old: null });
   });
 
-  it('keeps the last 200 changes, says so, and clips long values', async () => {
+  it('keeps the last 50 changes, says so, and clips long values', async () => {
     const ticket = await seedTicket(client, { title: 'Busy' });
     const id = connected.database.db.select().from(tickets).where(eq(tickets.key, ticket.key)).get()?.id ?? 0;
     connected.database.db
@@ -423,9 +441,9 @@ describe('tickets://{key}/history', () => {
       )
       .run();
     const body = JSON.parse(await readText(client, 'tickets://SHIP-1/history'));
-    expect(body).toMatchObject({ total: 251, shown: 200 });
-    expect(body.note).toContain('The last 200 of 251 changes');
-    expect(body.entries[0].new).toBe('v50');
+    expect(body).toMatchObject({ total: 251, shown: 50 });
+    expect(body.note).toContain('The last 50 of 251 changes');
+    expect(body.entries[0].new).toBe('v200');
     expect(body.entries.at(-1).new).toBe('v249');
     expect(body.entries[0].old).toMatch(/^x{500}… \(2000 characters\)$/);
   });

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, lt } from 'drizzle-orm';
 import { comments, tickets } from '../db/schema.js';
-import { getTicketRow, nowIso, type TicketsDb, type Tx } from './model.js';
+import { chars, clip, getTicketRow, nowIso, type TicketsDb, type Tx } from './model.js';
 
 export const MAX_COMMENT_CHARS = 10_000;
 
@@ -67,4 +67,19 @@ export function lastComments(
     .limit(limit)
     .all();
   return { total, comments: rows.reverse().map(toComment) };
+}
+
+/**
+ * Comments (oldest first) fitted to `budget` characters of bodies: the newest are whole while their bodies
+ * add up to the budget, older ones are cut to `clipTo` (a cut body ends with `… (N characters)`).
+ */
+export function fitComments(list: readonly Comment[], budget: number, clipTo: number): Comment[] {
+  let left = budget;
+  return list
+    .toReversed()
+    .map((comment) => {
+      left -= chars(comment.body);
+      return left >= 0 ? comment : Object.assign({}, comment, { body: clip(comment.body, clipTo) });
+    })
+    .reverse();
 }

@@ -2,7 +2,7 @@ import { type Completion, InvalidInput, NotFound } from '@shipyard/core';
 import { and, asc, count, countDistinct, desc, eq, gt, inArray, like, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { history, links, projects, tickets } from '../db/schema.js';
-import { lastComments } from './comments.js';
+import { fitComments, lastComments } from './comments.js';
 import { LINK_TYPES, type LinkType, linksOf } from './links.js';
 import {
   chars,
@@ -20,6 +20,7 @@ import {
   type Tx,
   toTicket,
 } from './model.js';
+import { CLIPPED_CHARS } from './tickets.js';
 
 /** Bounds of what a resource shows, so one read stays small in a context window. */
 export const LIMITS = {
@@ -27,11 +28,15 @@ export const LIMITS = {
   completions: 100,
   recentTickets: 50,
   comments: 5,
+  /** The last comments are whole while their bodies add up to this; older ones are cut to 500 characters. */
+  commentChars: 5_000,
   descriptionChars: 10_000,
-  linksPerDirection: 50,
+  /** As many as get_ticket lists. */
+  linksPerDirection: 20,
   children: 20,
-  history: 200,
-  historyValueChars: 500,
+  /** As many as get_ticket lists, clipped alike. */
+  history: 50,
+  historyValueChars: CLIPPED_CHARS,
   reportItems: 5,
   /** Blockers named for each blocked ticket on a project's page (then "and N more"). */
   blockersPerTicket: 10,
@@ -328,7 +333,9 @@ export function ticketMarkdown(db: Tx, value: string | undefined): string {
   const row = ticketForResource(db, value);
   const ticket = toTicket(db, row);
   const grouped = linksOf(db, row.id);
-  const { total: commentCount, comments } = lastComments(db, row.id, LIMITS.comments);
+  const last = lastComments(db, row.id, LIMITS.comments);
+  const commentCount = last.total;
+  const comments = fitComments(last.comments, LIMITS.commentChars, CLIPPED_CHARS);
   const childWhere = eq(tickets.parentId, row.id);
   const childCount = db.select({ n: count() }).from(tickets).where(childWhere).get()?.n ?? 0;
   const children = db

@@ -2,11 +2,10 @@ import { Conflict, InvalidInput, NotFound } from '@shipyard/core';
 import { preparedOnce } from '@shipyard/db';
 import { count, desc, eq, getTableColumns } from 'drizzle-orm';
 import { history, tickets } from '../db/schema.js';
-import { type Comment, insertComment, lastComments } from './comments.js';
+import { type Comment, fitComments, insertComment, lastComments } from './comments.js';
 import { countLinks, linksOf, shownLinks, type TicketLinks } from './links.js';
 import {
   type Change,
-  chars,
   clip,
   elide,
   getTicketRow,
@@ -165,14 +164,7 @@ export function getTicketDetails(
         tx.select({ n: count() }).from(history).where(eq(history.ticketId, row.id)).get()?.n ?? 0,
     });
     if (include.includes('comments')) {
-      let budget = COMMENT_CHARS_SHOWN;
-      details.comments = latest.comments
-        .reverse()
-        .map((comment) => {
-          budget -= chars(comment.body);
-          return budget >= 0 ? comment : { ...comment, body: clip(comment.body, CLIPPED_CHARS) };
-        })
-        .reverse();
+      details.comments = fitComments(latest.comments, COMMENT_CHARS_SHOWN, CLIPPED_CHARS);
     }
     if (include.includes('links')) {
       const grouped = linksOf(tx, row.id);

@@ -295,7 +295,11 @@ function safeUrl(text: string): URL | undefined {
   }
 }
 
+/** The body as text, or undefined when it is (or is declared) larger than `limit` bytes. */
 function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+  // A Content-Length over the limit is refused before a byte is read: waiting for a body that size (or for
+  // one that never comes) would hold the connection for nothing.
+  if (Number(req.headers['content-length']) > limit) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

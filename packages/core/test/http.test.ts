@@ -606,6 +606,15 @@ describe('Streamable HTTP', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('answers 413 at once to a Content-Length over the limit, before the body comes', async () => {
+    const { handle } = await serve({ maxBodyBytes: 1_024 });
+    // One byte of a declared 10 MB: without the check, the server waits for the rest for ever.
+    const headers = { ...MCP_HEADERS, 'content-length': '10000000' };
+    const response = await raw(handle.port, { headers, body: '{' });
+    expect(response.status).toBe(413);
+    expect(JSON.parse(response.body)).toMatchObject({ error: { code: -32600 }, id: null });
+  });
+
   it('answers 400 with a JSON-RPC parse error to invalid JSON', async () => {
     const { handle } = await serve();
     const response = await raw(handle.port, { headers: MCP_HEADERS, body: '{"jsonrpc": "2.0", "id": 1,' });

@@ -320,6 +320,20 @@ describe('tickets://{key}', () => {
     expect(text).toContain('- assignee: "\\<b\\>bo\\</b\\>"');
   });
 
+  it('writes bidi controls in names as escapes, so none turns the rest of a line around', async () => {
+    await seedTicket(client, {
+      title: 'Harmless \u202Eenod\u202C fix',
+      assignee: 'bo\u202E',
+      labels: ['ok\u2066'],
+    });
+    for (const uri of ['tickets://SHIP-1', 'tickets://projects/SHIP']) {
+      const text = await readText(client, uri);
+      expect(text, uri).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+      expect(text, uri).toContain('"Harmless \\u202eenod\\u202c fix"');
+    }
+    expect(await readText(client, 'tickets://SHIP-1')).toContain('- labels: "ok\\u2066"');
+  });
+
   it('answers -32002 for a missing ticket or anything that is not a key', async () => {
     await expectRpcError(client.readResource({ uri: 'tickets://SHIP-99' }), RESOURCE_NOT_FOUND);
     await expectRpcError(client.readResource({ uri: 'tickets://NOPE-1' }), RESOURCE_NOT_FOUND);

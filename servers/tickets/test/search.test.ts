@@ -2,6 +2,7 @@ import { charsToTokens, lintServer, toolListing } from '@shipyard/core/lint';
 import { badValues, callError, callOk, checkBadInputs } from '@shipyard/testing';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FTS_TOKENIZE } from '../src/domain/prefix.js';
 import findSimilar from '../src/tools/find_similar_tickets.js';
 import searchTicketsTool from '../src/tools/search_tickets.js';
 import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
@@ -124,6 +125,74 @@ describe('text search', () => {
     expect((await keys({ query: 'log*' })).sort()).toEqual(['SHIP-2', 'SHIP-4']);
     // A consonant is not a suffix porter strips: passw* is not widened to "pass" (passing).
     expect(await keys({ query: 'passw*' })).toEqual(['SHIP-5']);
+  });
+
+  it('finds a word by any prefix, where porter changes the prefix or stores less than it', async () => {
+    // Stored as: deploy, deploi, analyt, environ, happi, hope, univers, organ, adjust, avail, reliabl, file, dy.
+    const titles = [
+      'Deployment fails on staging',
+      'Deploying twice',
+      'Analytics dashboard empty',
+      'Environment variables ignored',
+      'Happiness survey',
+      'Hopeful estimate',
+      'University login',
+      'Organization settings',
+      'Adjustment of rates',
+      'Availability report',
+      'Reliability goals',
+      'Filing a claim',
+      'Dying worker',
+      'Index rebuild',
+      'Input lag',
+      'Install script',
+    ];
+    for (const title of titles) await seedTicket(client, { title });
+    const found = async (query: string) => (await keys({ query })).sort();
+    expect(await found('deploy*')).toEqual(['SHIP-1', 'SHIP-2']);
+    const cases: [string, string][] = [
+      ['analy*', 'SHIP-3'],
+      ['environm*', 'SHIP-4'],
+      ['happin*', 'SHIP-5'],
+      ['hopef*', 'SHIP-6'],
+      ['universi*', 'SHIP-7'],
+      ['organizati*', 'SHIP-8'],
+      ['adjustm*', 'SHIP-9'],
+      ['availabili*', 'SHIP-10'],
+      ['reliabi*', 'SHIP-11'],
+      ['fili*', 'SHIP-12'],
+      ['dyi*', 'SHIP-13'],
+      ['ins*', 'SHIP-16'],
+      ['install*', 'SHIP-16'],
+    ];
+    for (const [query, key] of cases) expect(await found(query), query).toEqual([key]);
+  });
+
+  it('finds every word by each of its prefixes of three or more letters', async () => {
+    const words =
+      `authentication authorization synchronization configuration deployment integration notification
+      performance availability reliability scalability migration serialization validation permission dashboard
+      analytics environment happiness hopeful university organization adjustment filing dying relational
+      generalization helpfulness effectiveness callousness rotational conditional dependencies replacement
+      caching logging installing uploaded crashes sessions timezone keyboard shortcuts`.split(/\s+/);
+    for (const word of words) await seedTicket(client, { title: `${word} ticket` });
+    const missed: string[] = [];
+    for (const [i, word] of words.entries()) {
+      for (let end = 3; end <= word.length; end++) {
+        const prefix = word.slice(0, end);
+        if (!(await keys({ query: `${prefix}*`, limit: 100 })).includes(`SHIP-${i + 1}`))
+          missed.push(`${prefix}*`);
+      }
+    }
+    expect(missed).toEqual([]);
+  });
+
+  it('asks porter with the tokenizer of tickets_fts', () => {
+    const created = database.sqlite
+      .prepare("SELECT sql FROM sqlite_master WHERE name = 'tickets_fts'")
+      .pluck()
+      .get() as string;
+    expect(created).toContain(`tokenize='${FTS_TOKENIZE}'`);
   });
 
   it('searches accented and non-Latin words', async () => {

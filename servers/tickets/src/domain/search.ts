@@ -6,8 +6,8 @@
  * after a word (`migrat*`) makes that word a prefix term; nothing else is special. We do not add a prefix to
  * the last word on our own: callers are models that type whole words, the index is porter-stemmed (so
  * plurals and -ing forms already match) and an automatic prefix would turn `log` into login/logout/logging.
- * Because the index holds stems, a prefix term also matches the stems its word may have been cut to
- * (`integrat*` finds integration, stored as `integr`): see {@link prefixStems}.
+ * Because the index holds stems, a prefix is sent as the words that reach every stem a word starting with it
+ * may be stored as (`integrat*` finds integration, stored as `integr`): see prefix.ts.
  */
 import { badCursor, InvalidInput, type Page, pageWindow, type SortKey, toPage } from '@shipyard/core';
 import { type SQL, sql } from 'drizzle-orm';
@@ -29,6 +29,7 @@ import {
   type TicketType,
   toSummary,
 } from './model.js';
+import { prefixTerms } from './prefix.js';
 
 /** A search query may have at most this many words. */
 export const MAX_QUERY_WORDS = 16;
@@ -201,47 +202,17 @@ function queryTokens(query: string): QueryToken[] {
 /** One FTS5 string: `"tok"` with inner quotes doubled (tokens have none, but never trust that). */
 const quote = (token: QueryToken) => `"${token.text.replaceAll('"', '""')}"${token.prefix ? '*' : ''}`;
 
-/** A prefix runs past its word's porter stem by at most this many characters (authenticat* -> authent). */
-const MAX_STEM_CUT = 4;
-/** Shortest stem a prefix is cut to, so `logi*` does not also find `log` (logs, logging). */
-const MIN_STEM = 4;
-/** Shortest stem when the cut drops one of a doubled consonant, as porter does after -ing/-ed (logg* -> log). */
-const MIN_DOUBLED_STEM = 3;
-
-/**
- * Stems a prefix's word may be stored as that the prefix does not start (`integrat*`: integr): the prefix
- * cut by 1 to MAX_STEM_CUT characters where porter cuts, at a vowel (-ation, -ize, -ing) or a doubled
- * consonant other than s and z (logging: log), so `passw*` stays away from `pass`. Measured on 25,000 words,
- * all their 3+ letter prefixes: finds 98% (was 88%) of the words a prefix starts; cutting at any letter
- * would add 2.5 times the unrelated stems. Porter stems only ASCII words.
- */
-export function prefixStems(prefix: string): string[] {
-  const word = prefix.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-  if (!/^[a-z]+$/.test(word)) return [];
-  const stems: string[] = [];
-  for (let cut = 1; cut <= MAX_STEM_CUT; cut++) {
-    const stem = word.slice(0, -cut);
-    const first = word.charAt(word.length - cut);
-    const doubled = first === stem.at(-1) && !/[aeiouysz]/.test(first);
-    if (doubled ? stem.length >= MIN_DOUBLED_STEM : /[aeiouy]/.test(first) && stem.length >= MIN_STEM)
-      stems.push(stem);
-  }
-  return stems;
-}
-
-/** One token as an FTS5 expression: its string, or for a prefix, the prefix or any of its stems. */
-function term(token: QueryToken): string {
-  const stems = token.prefix ? prefixStems(token.text) : [];
-  // Stems are exact terms: FTS5 stems them as it stems the index.
-  return stems.length > 0
-    ? `(${[quote(token), ...stems.map((text) => quote({ text, prefix: false }))].join(' OR ')})`
-    : quote(token);
+/** One token as an FTS5 expression: its string, or for a prefix, any of its terms (see prefix.ts). */
+function term(db: TicketsDb, token: QueryToken): string {
+  if (!token.prefix) return quote(token);
+  const terms = prefixTerms(db, token.text);
+  return terms.length > 1 ? `(${terms.join(' OR ')})` : (terms[0] ?? quote(token));
 }
 
 /** The MATCH expression for words that must all appear, or undefined when there are none. */
-export function ftsAllOf(tokens: readonly QueryToken[]): string | undefined {
+export function ftsAllOf(db: TicketsDb, tokens: readonly QueryToken[]): string | undefined {
   // An explicit AND: FTS5 reads juxtaposition as AND only between plain strings, not (groups).
-  return tokens.length > 0 ? tokens.map(term).join(' AND ') : undefined;
+  return tokens.length > 0 ? tokens.map((token) => term(db, token)).join(' AND ') : undefined;
 }
 
 /** The MATCH expression for words of which any may appear. */
@@ -426,7 +397,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const asKey = (options.query ?? '').trim().toUpperCase();
   const keyed = TICKET_KEY.test(asKey) ? findTicketRow(db, asKey) : undefined;
   const tokens = keyed ? [] : queryTokens(options.query ?? '');
-  const match = ftsAllOf(tokens);
+  const match = ftsAllOf(db, tokens);
   const sort: Sort =
     options.sort === 'relevance' && !match ? 'updated' : (options.sort ?? (match ? 'relevance' : 'updated'));
 

@@ -1,0 +1,109 @@
+/**
+ * Prefix terms (`deploy*`) over a porter-stemmed FTS5 index.
+ *
+ * The index holds porter stems, and FTS5 stems query text too, a prefix included: `deploy*` is read as
+ * `deploi*` (porter turns a final y into i), which misses deployment (stored as `deploy`). A prefix can also
+ * run past the stem its word is stored as: environment is stored as `environ`, so `environm*` finds nothing.
+ * Porter is not idempotent either (`deploy` itself is stemmed to `deploi`), so a stored stem cannot simply be
+ * sent back as a term. What works is sending words, which FTS5 stems as it stemmed the index:
+ * - the prefix as a word that porter stems to exactly the prefix (deploy as deployment, ins as insing), with
+ *   `*`, so it matches every stem that starts with the prefix; when there is none, the longest start of the
+ *   prefix that porter leaves as it is (install*: instal*);
+ * - the stems shorter than the prefix, through the words they come from: the prefix, or the prefix cut where
+ *   an ending porter removes may start, followed by that ending (integrat* -> integration: integr;
+ *   environm* -> environment: environ), each sent whole.
+ * What porter makes of a word is asked of SQLite itself, through a temporary FTS5 table with the index's
+ * tokenizer (a table of this connection, in memory; the database file is not written).
+ */
+import { preparedOnce } from '@shipyard/db';
+import type { TicketsDb } from './model.js';
+
+/** The tokenizer of tickets_fts (drizzle/0001_fts.sql); a test holds the two together. */
+export const FTS_TOKENIZE = 'porter unicode61 remove_diacritics 2';
+
+/** Endings tried after a prefix for a word that porter stems to exactly the prefix. */
+const EXACT_ENDINGS = ['', 'ing', 'ment', 'ness', 'ed', 'ance', 'ism', 'er', 'able'];
+
+/** Word endings porter removes or rewrites, with their plurals and the compounds its steps cut in turn. */
+const ENDINGS = [
+  ...['', 's', 'es', 'ies', 'ed', 'ing', 'ings', 'ly', 'er', 'ers', 'est', 'ier', 'iest', 'iness', 'y'],
+  ...['ment', 'ments', 'ness', 'ful', 'fully', 'fulness', 'less', 'able', 'ible', 'ably', 'al', 'ally'],
+  ...['ance', 'ence', 'ant', 'ent', 'ency', 'ancy', 'ism', 'ist', 'ists', 'ity', 'ities', 'ive', 'ives'],
+  ...['iveness', 'ize', 'izes', 'ized', 'izing', 'ise', 'ate', 'ates', 'ated', 'ating', 'ation', 'ations'],
+  ...['ational', 'ator', 'ators', 'ization', 'izations', 'alization', 'ous', 'ously', 'ousness', 'ic'],
+  ...['ical', 'ically', 'icity', 'icate', 'ative', 'alize', 'alism', 'ality', 'bility', 'ibility', 'ion'],
+  ...['ions', 'ure'],
+];
+
+/** Shortest stem a prefix is cut to: porter leaves two letters at least (dying: dy). */
+const MIN_STEM = 2;
+
+/** Porter stems of words (letters a-z), in order, as tickets_fts stores them. */
+type Stemmer = (words: readonly string[]) => string[];
+
+function prepareStemmer(db: TicketsDb): Stemmer {
+  const sqlite = db.$client;
+  sqlite.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.stem_probe USING fts5(w, tokenize = '${FTS_TOKENIZE}');
+     CREATE VIRTUAL TABLE IF NOT EXISTS temp.stem_probe_terms USING fts5vocab(temp, stem_probe, instance);`,
+  );
+  const add = sqlite.prepare<[string]>('INSERT INTO temp.stem_probe (rowid, w) VALUES (1, ?)');
+  const read = sqlite.prepare<[], { term: string; at: number }>(
+    'SELECT term, "offset" AS at FROM temp.stem_probe_terms',
+  );
+  const clear = sqlite.prepare('DELETE FROM temp.stem_probe');
+  return (words) => {
+    add.run(words.join(' '));
+    try {
+      const stems = words.map(() => '');
+      for (const { term, at } of read.all()) stems[at] = term;
+      return stems;
+    } finally {
+      clear.run();
+    }
+  };
+}
+
+/** A word folded as the index folds it: decomposed, marks removed, lower case. */
+const fold = (word: string) => word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
+/**
+ * The FTS5 terms (OR-ed) for `prefix*`: `"word"*` for the stems that start with the prefix, and `"word"` for
+ * each shorter stem (see above). A prefix that is not made of letters a-z once folded (digits, other
+ * scripts, which porter leaves alone) is the one term `"prefix"*`.
+ */
+export function prefixTerms(db: TicketsDb, prefix: string): string[] {
+  const word = fold(prefix);
+  if (!/^[a-z]+$/.test(word)) return [`"${prefix.replaceAll('"', '""')}"*`];
+  const stem = preparedOnce(db, prepareStemmer);
+  const tries = EXACT_ENDINGS.map((ending) => word + ending);
+  const exact = stem(tries);
+  let start = word;
+  let sent = tries.find((_, i) => exact[i] === word);
+  if (sent === undefined) {
+    const starts = Array.from({ length: word.length - 2 }, (_, i) => word.slice(0, word.length - 1 - i));
+    const stems = stem(starts);
+    start = starts.find((text, i) => stems[i] === text) ?? word;
+    sent = start;
+  }
+  const words = new Set<string>();
+  for (const ending of ENDINGS) {
+    // Cut where the ending may start: the prefix ends with the ending's first `cut` letters.
+    for (let cut = 0; cut < Math.max(1, ending.length); cut++) {
+      if (cut > 0 && !word.endsWith(ending.slice(0, cut))) continue;
+      const base = word.slice(0, word.length - cut);
+      if (base.length >= MIN_STEM) words.add(base + ending);
+    }
+  }
+  const candidates = [...words];
+  const stems = stem(candidates);
+  const seen = new Set<string>();
+  const terms = [`"${sent}"*`];
+  candidates.forEach((candidate, i) => {
+    const shorter = stems[i] ?? '';
+    if (shorter === '' || shorter.startsWith(start) || seen.has(shorter)) return;
+    seen.add(shorter);
+    terms.push(`"${candidate}"`);
+  });
+  return terms;
+}

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type LogLevel, parseLogLevel } from './logger.js';
+import { named } from './validation.js';
 
 export type TransportKind = 'stdio' | 'http';
 
@@ -95,6 +96,11 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   // Composed form (NFC), so the same name typed with combining accents is the same user.
   const user = (values.user ?? env.SHIPYARD_USER)?.trim().normalize('NFC');
   if (values.user !== undefined && !user) throw new UsageError('--user must name someone, got a blank value');
+  // The name is written as the author of every change: one line, as the tools want every name.
+  if (user && /[\p{Cc}\p{Zl}\p{Zp}]/u.test(user)) {
+    const source = from('user', values.user, 'SHIPYARD_USER');
+    throw new UsageError(`${source} must be one line with no control characters, got "${named(user)}"`);
+  }
   // An empty or blank list, or host, given on purpose is refused rather than read as "no restriction"
   // (every tool, every interface).
   // An IPv6 address as a URL writes it ([::1]) is the address (::1): listen() takes no brackets.
@@ -149,7 +155,8 @@ export const SETTINGS: ReadonlyArray<{ flag?: string; env?: string; description:
   {
     flag: '--allowed-hosts a,b',
     env: 'SHIPYARD_ALLOWED_HOSTS',
-    description: 'Extra Host header names accepted over HTTP, besides loopback names and the bind address',
+    description:
+      'Extra Host header names accepted over HTTP, besides loopback names and the bind address (bound to 0.0.0.0, list the names clients use)',
   },
   {
     flag: '--data-dir DIR',

@@ -231,6 +231,11 @@ describe('parseConfig', () => {
     expect(parseConfig(['--user', 'Jose\u0301'], {}).user).toBe('Jos\u00e9');
     expect(usageError(['--user', '   ']).message).toContain('--user must name someone');
     expect(parseConfig([], { SHIPYARD_USER: '  ' }).user).toBeUndefined();
+    // Every change is signed with the name, so it is one line like any name the tools take.
+    expect(usageError(['--user', 'a\nb']).message).toBe(
+      '--user must be one line with no control characters, got "a\\nb"',
+    );
+    expect(() => parseConfig([], { SHIPYARD_USER: 'ada\u0007' })).toThrow('SHIPYARD_USER must be one line');
   });
 
   it('rejects a bad log level', () => {

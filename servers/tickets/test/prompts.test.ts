@@ -132,6 +132,17 @@ describe('prompts', () => {
     await refused('triage-ticket', { key: hostile }, 'is not a ticket key', 'SHIP-42');
     await refused('project-status', { project: 'x/../y' }, 'No project', 'list_projects');
     await refused('project-status', { project: 'NOPE' }, 'No project with key "NOPE"');
+    // Text sent back is escaped: a line break cannot start a line of its own in the answer.
+    await refused(
+      'project-status',
+      { project: 'ship\nIgnore previous' },
+      'No project with key "ship\\nIgnore previous"',
+    );
+    const keyError = await expectRpcError(
+      client.getPrompt({ name: 'triage-ticket', arguments: { key: hostile } }),
+      -32602,
+    );
+    expect(keyError.message).not.toContain('\n');
     await refused('release-notes', { project: 'SHIP', since: 'last "week"\n' }, '`since` must be a date');
     await refused(
       'release-notes',

@@ -696,9 +696,10 @@ describe('update_ticket', () => {
     expect(ahead.message).toBe(
       'SHIP-1 is at version 2, not 5: version 5 does not exist yet. Nothing was changed',
     );
-    // Nor is a version no ticket ever had.
-    const zero = await updateError({ key: 'SHIP-1', title: 'Zero', expected_version: 0 }, 'conflict');
-    expect(zero.message).toBe('SHIP-1 is at version 2, not 0: versions start at 1. Nothing was changed');
+    // A version no ticket ever has is a bad argument, not a stale one.
+    const zero = await updateError({ key: 'SHIP-1', title: 'Zero', expected_version: 0 }, 'invalid_input');
+    expect(zero.message).toBe('expected_version 0 is no version: versions start at 1');
+    expect(zero.hint).toBe('Call get_ticket for SHIP-1 to see its version (now 2)');
     expect(await update({ key: 'SHIP-1', title: 'Fresh edit', expected_version: 2 })).toMatchObject({
       version: 3,
     });

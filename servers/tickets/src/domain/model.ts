@@ -1,4 +1,4 @@
-import { InvalidInput, NotFound } from '@shipyard/core';
+import { InvalidInput, NotFound, named } from '@shipyard/core';
 import type { ShipyardDatabase } from '@shipyard/db';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { history, projects, type schema, tickets } from '../db/schema.js';
@@ -156,7 +156,7 @@ export function localDate(at = new Date()): string {
 }
 
 export function projectNotFound(key: string): NotFound {
-  return new NotFound(`No project with key "${key}"`, {
+  return new NotFound(`No project with key "${named(key)}"`, {
     hint: 'Call list_projects to see the project keys, or create_project to add one',
   });
 }
@@ -164,9 +164,12 @@ export function projectNotFound(key: string): NotFound {
 export function getProjectRow(db: Tx, key: string): ProjectRow {
   const normalised = key.trim().toUpperCase();
   if (TICKET_KEY.test(normalised)) {
-    throw new InvalidInput(`"${key.trim()}" is a ticket key; its project is ${projectOfKey(normalised)}`, {
-      hint: `Pass the project key, ${projectOfKey(normalised)}`,
-    });
+    throw new InvalidInput(
+      `"${named(key.trim())}" is a ticket key; its project is ${projectOfKey(normalised)}`,
+      {
+        hint: `Pass the project key, ${projectOfKey(normalised)}`,
+      },
+    );
   }
   const row = PROJECT_KEY.test(normalised) ? findProjectRow(db, normalised) : undefined;
   if (!row) throw projectNotFound(clip(key.trim(), 40));
@@ -222,7 +225,7 @@ function looseKeys(normalised: string): string[] {
 
 /** Refuse text that is not a key, naming the existing tickets it most likely means when there are any. */
 function notAKey(db: Tx, given: string, normalised: string): InvalidInput {
-  const message = `"${clip(given, 40)}" is not a ticket key; keys look like SHIP-42`;
+  const message = `"${named(clip(given, 40))}" is not a ticket key; keys look like SHIP-42`;
   const number = NUMBER_ONLY.exec(normalised)?.[1];
   if (number) {
     const keys = db

@@ -200,12 +200,13 @@ export function getTicketDetails(
 /** Throw Conflict when the caller's expected_version is not the ticket's current version. */
 function checkVersion(row: TicketRow, expected: number | undefined): void {
   if (expected === undefined || expected === row.version) return;
+  if (expected < 1) {
+    throw new InvalidInput(`expected_version ${expected} is no version: versions start at 1`, {
+      hint: `Call get_ticket for ${row.key} to see its version (now ${row.version})`,
+    });
+  }
   const why =
-    expected < 1
-      ? 'versions start at 1'
-      : expected > row.version
-        ? `version ${expected} does not exist yet`
-        : 'it changed since you read it';
+    expected > row.version ? `version ${expected} does not exist yet` : 'it changed since you read it';
   throw new Conflict(
     `${row.key} is at version ${row.version}, not ${expected}: ${why}. Nothing was changed`,
     {

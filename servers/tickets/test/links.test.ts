@@ -63,6 +63,18 @@ describe('link_tickets', () => {
     expect(ticket.links.blocked_by).toEqual([{ key: 'SHIP-25', title: 'Linked 25', status: 'backlog' }]);
   });
 
+  it('always shows the link just made in its answer, first when its type has more than 20', async () => {
+    for (let n = 5; n <= 27; n++) await seedTicket(client, { title: `Linked ${n}` });
+    for (let n = 2; n <= 21; n++) await link('SHIP-1', 'relates', `SHIP-${n}`);
+    const answer = await link('SHIP-1', 'relates', 'SHIP-27');
+    expect(answer.links.relates).toEqual([
+      'SHIP-27',
+      ...Array.from({ length: 19 }, (_, i) => `SHIP-${i + 2}`),
+    ]);
+    // Asked again (created false), it is confirmed the same way.
+    expect((await link('SHIP-1', 'relates', 'SHIP-27')).links.relates?.[0]).toBe('SHIP-27');
+  });
+
   it('lists the links of each direction by key: project key, then number', async () => {
     await seedProject(client, 'ZED', 'Last by key, created first');
     await seedProject(client, 'ABC', 'First by key');

@@ -16,9 +16,17 @@ export const linkOutput = {
   links: z.record(z.string(), z.array(z.string())),
 };
 
-/** The answer of both tools: the links of the source ticket as keys, non-empty types only. */
+/**
+ * The answer of both tools: the links of the source ticket as keys, non-empty types only. A link just made
+ * is always among them (first, when its type has more than are shown), so the answer confirms it.
+ */
 export function linkAnswer(result: LinkResult) {
-  return { links: shownLinks(result.links, (ticket) => ticket.key) };
+  const links = shownLinks(result.links, (ticket) => ticket.key);
+  const shown = links[result.type];
+  const made = result.links[result.type].some((ticket) => ticket.key === result.target);
+  if (made && shown && !shown.includes(result.target))
+    links[result.type] = [result.target, ...shown.slice(0, -1)];
+  return { links };
 }
 
 export default defineTool({

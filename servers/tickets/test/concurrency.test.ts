@@ -213,6 +213,21 @@ it('hears every change another process makes, even two to one ticket in one mill
   });
 });
 
+it("hears of a project another process creates, on the project's own page", async () => {
+  await watchAndWrite(async ({ writer, watch }) => {
+    const heard: string[] = [];
+    shipWithTicket(writer);
+    watch((...uris) => heard.push(...uris));
+    writer
+      .prepare(
+        "INSERT INTO projects (key, name, created_at) VALUES ('NEWR', 'New', '2026-01-01T00:00:00.000Z')",
+      )
+      .run();
+    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://projects/NEWR');
+    expect(heard).toContain('tickets://projects');
+  });
+});
+
 it('reports a large catch-up in calls of at most REPORT_CHUNK URIs', async () => {
   await watchAndWrite(async ({ writer, watch }) => {
     const calls: string[][] = [];

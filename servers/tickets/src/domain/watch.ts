@@ -12,7 +12,7 @@ const RELATED_LIMIT = 200;
  */
 export const REPORT_CHUNK = 1_000;
 
-/** One change to a ticket as its log has it: a history row, or a comment (`field` null). */
+/** One change as its log has it: a history row, a comment (`field` null), or a new project (its key). */
 interface Entry {
   id: number;
   key: string;
@@ -28,7 +28,8 @@ interface Entry {
  * of both after the last ones it read, and reports the project list and for each changed ticket: its ticket
  * and project URIs, its history URI when it has new history, and (for the first RELATED_LIMIT tickets with
  * new history) the pages that show it ({@link shownOn}: parent, linked tickets, projects it blocks) and the
- * parent it was moved away from. Nothing depends on clocks, so two changes in one millisecond are two
+ * parent it was moved away from; and the page of each new project (creating one writes neither log, so the
+ * projects table is read the same way). Nothing depends on clocks, so two changes in one millisecond are two
  * changes. A change of this process that lands between two looks is reported again: `resources/updated` only
  * tells a client to read again.
  */
@@ -47,6 +48,10 @@ export function watchOtherProcesses(
     `SELECT c.id, t.key, NULL AS field, NULL AS old FROM comments c JOIN tickets t ON t.id = c.ticket_id
      WHERE c.id > ? ORDER BY c.id LIMIT ${BATCH}`,
   );
+  /** New projects (a project's key is its entry's key): creating one writes no history or comment. */
+  const projectsAfter = sqlite.prepare<[number], Entry>(
+    `SELECT id, key, NULL AS field, NULL AS old FROM projects WHERE id > ? ORDER BY id LIMIT ${BATCH}`,
+  );
   /** Every entry of a log after `id`, in batches; returns the last id read. */
   const readAfter = (log: typeof historyAfter, id: number, each: (entry: Entry) => void) => {
     for (;;) {
@@ -60,11 +65,12 @@ export function watchOtherProcesses(
   // the version past `seen`, so the first look reads after the marks and reports it.
   let seen = version();
   let marks = sqlite
-    .prepare<[], { history: number; comments: number }>(
+    .prepare<[], { history: number; comments: number; projects: number }>(
       `SELECT coalesce((SELECT max(id) FROM history), 0) AS history,
-              coalesce((SELECT max(id) FROM comments), 0) AS comments`,
+              coalesce((SELECT max(id) FROM comments), 0) AS comments,
+              coalesce((SELECT max(id) FROM projects), 0) AS projects`,
     )
-    .get() ?? { history: 0, comments: 0 };
+    .get() ?? { history: 0, comments: 0, projects: 0 };
 
   // A look keeps the new marks only once it has reported: if it fails halfway (the database closing, say),
   // the next look reads the same changes again.
@@ -82,10 +88,13 @@ export function watchOtherProcesses(
     const comments = readAfter(commentsAfter, marks.comments, ({ key }) => {
       for (const uri of ticketUris(key, { history: false })) uris.add(uri);
     });
+    const projects = readAfter(projectsAfter, marks.projects, ({ key }) => {
+      uris.add(`tickets://projects/${key}`);
+    });
     for (const key of related) for (const uri of shownOn(db, key, { blocking: true })) uris.add(uri);
     const all = [...uris];
     for (let i = 0; i < all.length; i += REPORT_CHUNK) changed(...all.slice(i, i + REPORT_CHUNK));
-    [seen, marks] = [now, { history, comments }];
+    [seen, marks] = [now, { history, comments, projects }];
   };
   const timer = setInterval(() => {
     try {

@@ -297,6 +297,18 @@ describe('tickets://{key}', () => {
       expect(text).toContain(`\`\`\`text\n${letter.repeat(500)}… (3000 characters)\n\`\`\``);
   });
 
+  it('cuts titles in its lists to 80 characters: the linked ticket has its own page', async () => {
+    await seedTicket(client, { title: 'Hub' });
+    const long = `${'x'.repeat(79)}yz${'w'.repeat(100)}`;
+    await seedTicket(client, { title: long, parent: 'SHIP-1' });
+    await callOk(client, 'link_tickets', { key: 'SHIP-1', type: 'relates', target: 'SHIP-2' });
+    const text = await readText(client, 'tickets://SHIP-1');
+    const listed = `SHIP-2 "${'x'.repeat(79)}y…" (backlog)`;
+    expect(text).toContain(`- relates: ${listed}`);
+    expect(text).toContain(`## Children\n\n- ${listed}`);
+    expect(await readText(client, 'tickets://SHIP-2')).toContain(`# SHIP-2: "${long}"`);
+  });
+
   it('shows empty sections plainly', async () => {
     await seedTicket(client, { title: 'Bare' });
     const text = await readText(client, 'tickets://ship-1');

@@ -649,6 +649,11 @@ describe('update_ticket', () => {
     // A dash that is not a hyphen still separates a project from its number.
     const dash = await updateError({ key: 'SHIP–1', title: 'x' }, 'invalid_input');
     expect(dash.message).toContain('did you mean SHIP-1 ("Ticket 1")?');
+    // A title named in a message is quoted and escaped: its quotes, and a bidi override that would turn the
+    // rest of the message around.
+    await update({ key: 'SHIP-1', title: 'Evil \u202E"q"' });
+    const evil = await updateError({ key: 'ship1', title: 'x' }, 'invalid_input');
+    expect(evil.message).toContain('did you mean SHIP-1 ("Evil \\u202e\\"q\\"")?');
     // A project key alone: say so, and where its tickets are.
     const project = await updateError({ key: 'ship', title: 'x' }, 'invalid_input');
     expect(project.message).toBe('"ship" is not a ticket key; keys look like SHIP-42: SHIP is a project key');

@@ -155,6 +155,17 @@ export function localDate(at = new Date()): string {
     .join('-');
 }
 
+/**
+ * Stored text (a title, a name) quoted in a message: as a JSON string, with the characters JSON leaves as they
+ * are that could break or reorder the line escaped too (U+2028, C1 controls, bidi and other format
+ * characters).
+ */
+export const inQuotes = (text: string) =>
+  JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029\p{Cf}]/gu, (c) => {
+    const code = c.codePointAt(0) ?? 0;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+
 export function projectNotFound(key: string): NotFound {
   return new NotFound(`No project with key "${named(key)}"`, {
     hint: 'Call list_projects to see the project keys, or create_project to add one',
@@ -268,8 +279,8 @@ function notAKey(db: Tx, given: string, normalised: string): InvalidInput {
         .all()
     : [];
   if (meant.length > 0) {
-    const named = meant.map((ticket) => `${ticket.key} ("${clip(ticket.title, 60)}")`).join(' or ');
-    return new InvalidInput(`${message}; did you mean ${named}?`, {
+    const titled = meant.map((ticket) => `${ticket.key} (${inQuotes(clip(ticket.title, 60))})`);
+    return new InvalidInput(`${message}; did you mean ${titled.join(' or ')}?`, {
       hint: meant.length === 1 ? `Call again with key ${meant[0]?.key}` : 'Call again with the key you mean',
     });
   }

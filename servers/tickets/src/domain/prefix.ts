@@ -12,14 +12,16 @@
  * - the stems shorter than the prefix, through the words they come from: the prefix, or the prefix cut where
  *   an ending porter removes may start, followed by that ending (integrat* -> integration: integr;
  *   environm* -> environment: environ), each sent whole.
- * What porter makes of a word is asked of SQLite itself, through a temporary FTS5 table with the index's
- * tokenizer (a table of this connection, in memory; the database file is not written).
+ * How the index folds a word and what porter makes of it are asked of SQLite itself, through temporary FTS5
+ * tables with the index's tokenizer (tables of this connection, in memory; the database file is not written).
  */
 import { preparedOnce } from '@shipyard/db';
 import type { TicketsDb } from './model.js';
 
+/** How tickets_fts folds text into words before porter stems them (lower case, no accents). */
+const FOLD_TOKENIZE = 'unicode61 remove_diacritics 2';
 /** The tokenizer of tickets_fts (drizzle/0001_fts.sql); a test holds the two together. */
-export const FTS_TOKENIZE = 'porter unicode61 remove_diacritics 2';
+export const FTS_TOKENIZE = `porter ${FOLD_TOKENIZE}`;
 
 /** Endings tried after a prefix for a word that porter stems to exactly the prefix. */
 const EXACT_ENDINGS = ['', 'ing', 'ment', 'ness', 'ed', 'ance', 'ism', 'er', 'able'];
@@ -38,44 +40,50 @@ const ENDINGS = [
 /** Shortest stem a prefix is cut to: porter leaves two letters at least (dying: dy). */
 const MIN_STEM = 2;
 
-/** Porter stems of words (letters a-z), in order, as tickets_fts stores them. */
-type Stemmer = (words: readonly string[]) => string[];
+/** The words (tokens) of a text as a tokenizer makes them, in order. */
+type Tokens = (text: string) => string[];
 
-function prepareStemmer(db: TicketsDb): Stemmer {
+/** A tokenizer of this connection: a temporary FTS5 table that takes one row at a time, read back and cleared. */
+function probe(db: TicketsDb, name: string, tokenize: string): Tokens {
   const sqlite = db.$client;
   sqlite.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.stem_probe USING fts5(w, tokenize = '${FTS_TOKENIZE}');
-     CREATE VIRTUAL TABLE IF NOT EXISTS temp.stem_probe_terms USING fts5vocab(temp, stem_probe, instance);`,
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${name} USING fts5(w, tokenize = '${tokenize}');
+     CREATE VIRTUAL TABLE IF NOT EXISTS temp.${name}_terms USING fts5vocab(temp, ${name}, instance);`,
   );
-  const add = sqlite.prepare<[string]>('INSERT INTO temp.stem_probe (rowid, w) VALUES (1, ?)');
+  const add = sqlite.prepare<[string]>(`INSERT INTO temp.${name} (rowid, w) VALUES (1, ?)`);
   const read = sqlite.prepare<[], { term: string; at: number }>(
-    'SELECT term, "offset" AS at FROM temp.stem_probe_terms',
+    `SELECT term, "offset" AS at FROM temp.${name}_terms`,
   );
-  const clear = sqlite.prepare('DELETE FROM temp.stem_probe');
-  return (words) => {
-    add.run(words.join(' '));
+  const clear = sqlite.prepare(`DELETE FROM temp.${name}`);
+  return (text) => {
+    add.run(text);
     try {
-      const stems = words.map(() => '');
-      for (const { term, at } of read.all()) stems[at] = term;
-      return stems;
+      const tokens: string[] = [];
+      for (const { term, at } of read.all()) tokens[at] = term;
+      return tokens;
     } finally {
       clear.run();
     }
   };
 }
 
-/** A word folded as the index folds it: decomposed, marks removed, lower case. */
-const fold = (word: string) => word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+/** tickets_fts's folding, and its stems of words (one stem a word, in order). */
+const prepareProbes = (db: TicketsDb) => {
+  const fold = probe(db, 'fold_probe', FOLD_TOKENIZE);
+  const stems = probe(db, 'stem_probe', FTS_TOKENIZE);
+  return { fold, stem: (words: readonly string[]) => stems(words.join(' ')) };
+};
 
 /**
  * The FTS5 terms (OR-ed) for `prefix*`: `"word"*` for the stems that start with the prefix, and `"word"` for
- * each shorter stem (see above). A prefix that is not made of letters a-z once folded (digits, other
- * scripts, which porter leaves alone) is the one term `"prefix"*`.
+ * each shorter stem (see above), all in the prefix's folded form (`Łatwy` as łatwy, `ＡＰＩ` as ａｐｉ, as the
+ * index has them). A prefix the tokenizer does not read as one word is the one term `"prefix"*`.
  */
 export function prefixTerms(db: TicketsDb, prefix: string): string[] {
-  const word = fold(prefix);
-  if (!/^[a-z]+$/.test(word)) return [`"${prefix.replaceAll('"', '""')}"*`];
-  const stem = preparedOnce(db, prepareStemmer);
+  const { fold, stem } = preparedOnce(db, prepareProbes);
+  const folded = fold(prefix);
+  const word = folded.length === 1 ? folded[0] : undefined;
+  if (word === undefined || word.includes('"')) return [`"${prefix.replaceAll('"', '""')}"*`];
   const tries = EXACT_ENDINGS.map((ending) => word + ending);
   const exact = stem(tries);
   let start = word;

@@ -38,6 +38,8 @@ export const LIMITS = {
   history: 50,
   historyValueChars: CLIPPED_CHARS,
   reportItems: 5,
+  /** A title in a list of tickets is cut to this many characters. */
+  listedTitleChars: 80,
   /** Blockers named for each blocked ticket on a project's page (then "and N more"). */
   blockersPerTicket: 10,
 } as const;
@@ -58,6 +60,9 @@ const quoted = (text: string) =>
   JSON.stringify(text)
     .replace(/[<>[\]]/g, '\\$&')
     .replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+const listedTitle = (title: string) =>
+  quoted(chars(title) > LIMITS.listedTitleChars ? `${head(title, LIMITS.listedTitleChars)}…` : title);
 
 /** User text as a fenced block whose fence is longer than any backtick run inside it. */
 export function fenced(text: string): string {
@@ -154,8 +159,12 @@ export function projectOverviews(
 // ---------------------------------------------------------------------------------------------------------
 // tickets://projects/{project}
 
+/**
+ * A ticket in a list: its key, title (the first LIMITS.listedTitleChars characters, then `…`: the ticket's
+ * own page has it whole) and status.
+ */
 const line = (row: Pick<TicketRow, 'key' | 'title' | 'status'>, extra = '') =>
-  `- ${row.key} ${quoted(row.title)} (${row.status}${extra})`;
+  `- ${row.key} ${listedTitle(row.title)} (${row.status}${extra})`;
 
 /** A project as markdown: counts by status and priority, urgent, blocked, overdue and recent tickets. */
 export function projectMarkdown(db: Tx, value: string | undefined): string {
@@ -358,7 +367,7 @@ export function ticketMarkdown(db: Tx, value: string | undefined): string {
     const all = grouped[type];
     const shown = all
       .slice(0, LIMITS.linksPerDirection)
-      .map((t) => `${t.key} ${quoted(t.title)} (${t.status})`);
+      .map((t) => `${t.key} ${listedTitle(t.title)} (${t.status})`);
     const more = all.length > shown.length ? `; and ${all.length - shown.length} more` : '';
     return `- ${type}: ${shown.join('; ')}${more}`;
   });

@@ -437,7 +437,8 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
 
   // The cursor belongs to exactly this question: same words, same filters (resolved), same sort.
   const queryKey = JSON.stringify([
-    keyed?.id ?? tokens.map(quote),
+    // Words in any case: the index folds case, so `LOG*` is the question `log*` is.
+    keyed?.id ?? tokens.map((token) => quote(token).toLowerCase()),
     project?.id,
     [...new Set(options.status ?? [])].sort(),
     [...new Set(options.priority ?? [])].sort(),

@@ -189,6 +189,29 @@ describe('text search', () => {
     expect(await found('ﬁle*')).toEqual(['SHIP-5']);
   });
 
+  it('splits a query into words as the index splits its text, so a word is found as it is written', async () => {
+    const titles = [
+      'Ship it\u{1F980}fast',
+      'Price \u20BD100 wrong',
+      '\u1EB8\u0301k\u1ECD\u0301 module fails',
+      'i\u0307stanbul office',
+      'Crash on save',
+    ];
+    for (const title of titles) await seedTicket(client, { title });
+    // The index reads a character its Unicode tables do not know (a newer emoji, the ruble sign) as a letter.
+    expect(await keys({ query: 'it\u{1F980}fast' })).toEqual(['SHIP-1']);
+    expect(await keys({ query: '\u20BD100' })).toEqual(['SHIP-2']);
+    // It drops marks that have no composed form, and so does the query: the word as written finds it.
+    expect(await keys({ query: '\u1EB8\u0301k\u1ECD\u0301' })).toEqual(['SHIP-3']);
+    expect(await keys({ query: '\u1EB9\u0301k\u1ECD\u0301*' })).toEqual(['SHIP-3']);
+    expect(await keys({ query: 'eko' })).toEqual(['SHIP-3']);
+    expect(await keys({ query: 'i\u0307stanbul' })).toEqual(['SHIP-4']);
+    // Characters the index ignores make no word, rather than an empty one that matches nothing.
+    expect(await keys({ query: 'crash \u19B0\u19B1' })).toEqual(['SHIP-5']);
+    // The same word twice is one word.
+    expect(await keys({ query: 'crash* crash* CRASH*' })).toEqual(['SHIP-5']);
+  });
+
   it('finds every word by each of its prefixes of three or more letters', async () => {
     const words =
       `authentication authorization synchronization configuration deployment integration notification

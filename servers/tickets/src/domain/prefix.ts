@@ -40,27 +40,30 @@ const ENDINGS = [
 /** Shortest stem a prefix is cut to: porter leaves two letters at least (dying: dy). */
 const MIN_STEM = 2;
 
-/** The words (tokens) of a text as a tokenizer makes them, in order. */
-type Tokens = (text: string) => string[];
+/** The words (tokens) of each text as a tokenizer makes them, in order. */
+type Tokens = (texts: readonly string[]) => string[][];
 
-/** A tokenizer of this connection: a temporary FTS5 table that takes one row at a time, read back and cleared. */
+/** A tokenizer of this connection: a temporary FTS5 table that takes a row a text, read back and cleared. */
 function probe(db: TicketsDb, name: string, tokenize: string): Tokens {
   const sqlite = db.$client;
   sqlite.exec(
     `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${name} USING fts5(w, tokenize = '${tokenize}');
      CREATE VIRTUAL TABLE IF NOT EXISTS temp.${name}_terms USING fts5vocab(temp, ${name}, instance);`,
   );
-  const add = sqlite.prepare<[string]>(`INSERT INTO temp.${name} (rowid, w) VALUES (1, ?)`);
-  const read = sqlite.prepare<[], { term: string; at: number }>(
-    `SELECT term, "offset" AS at FROM temp.${name}_terms`,
+  const add = sqlite.prepare<[number, string]>(`INSERT INTO temp.${name} (rowid, w) VALUES (?, ?)`);
+  const read = sqlite.prepare<[], { term: string; doc: number; at: number }>(
+    `SELECT term, doc, "offset" AS at FROM temp.${name}_terms`,
   );
   const clear = sqlite.prepare(`DELETE FROM temp.${name}`);
-  return (text) => {
-    add.run(text);
+  return (texts) => {
     try {
-      const tokens: string[] = [];
-      for (const { term, at } of read.all()) tokens[at] = term;
-      return tokens;
+      texts.forEach((text, i) => add.run(i, text));
+      const tokens = texts.map((): string[] => []);
+      for (const { term, doc, at } of read.all()) {
+        const list = tokens[doc];
+        if (list) list[at] = term;
+      }
+      return tokens.map((list) => list.filter((term) => term !== undefined));
     } finally {
       clear.run();
     }
@@ -71,8 +74,12 @@ function probe(db: TicketsDb, name: string, tokenize: string): Tokens {
 const prepareProbes = (db: TicketsDb) => {
   const fold = probe(db, 'fold_probe', FOLD_TOKENIZE);
   const stems = probe(db, 'stem_probe', FTS_TOKENIZE);
-  return { fold, stem: (words: readonly string[]) => stems(words.join(' ')) };
+  return { fold, stem: (words: readonly string[]) => stems([words.join(' ')])[0] ?? [] };
 };
+
+/** The words of each text as tickets_fts folds and splits them (lower case, no accents, its own separators). */
+export const indexWords = (db: TicketsDb, texts: readonly string[]) =>
+  preparedOnce(db, prepareProbes).fold(texts);
 
 /**
  * The FTS5 terms (OR-ed) for `prefix*`: `"word"*` for the stems that start with the prefix, and `"word"` for
@@ -81,7 +88,7 @@ const prepareProbes = (db: TicketsDb) => {
  */
 export function prefixTerms(db: TicketsDb, prefix: string): string[] {
   const { fold, stem } = preparedOnce(db, prepareProbes);
-  const folded = fold(prefix);
+  const folded = fold([prefix])[0] ?? [];
   const word = folded.length === 1 ? folded[0] : undefined;
   if (word === undefined || word.includes('"')) return [`"${prefix.replaceAll('"', '""')}"*`];
   const tries = EXACT_ENDINGS.map((ending) => word + ending);

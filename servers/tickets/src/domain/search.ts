@@ -29,7 +29,7 @@ import {
   type TicketType,
   toSummary,
 } from './model.js';
-import { prefixTerms } from './prefix.js';
+import { indexWords, prefixTerms } from './prefix.js';
 
 /** A search query may have at most this many words. */
 export const MAX_QUERY_WORDS = 16;
@@ -162,14 +162,38 @@ export interface QueryToken {
   prefix: boolean;
 }
 
-const WORD = /([\p{L}\p{N}]+)(\*?)/gu;
+/** A run of text between blanks and ASCII punctuation, and the `*` right after it if there is one. */
+const CHUNK = /([^\s!-/:-@[-`{-~]+)(\*?)/gu;
+/** A run whose words JavaScript finds as the index's tokenizer does: ASCII letters and digits only. */
+const PLAIN = /^[A-Za-z0-9]+$/;
 
-/** Split user text into word tokens; a `*` right after a word (2+ characters) marks a prefix. */
-export function tokenize(text: string): QueryToken[] {
-  // Composed form first: a mark typed apart (i + U+0308, as some keyboards send ï) would split the word.
-  return Array.from(text.normalize('NFC').matchAll(WORD), (match) => {
-    const word = match[1] ?? '';
-    return { text: word, prefix: match[2] === '*' && [...word].length >= 2 };
+/**
+ * Split user text into the words the index holds; a `*` right after a word (2+ characters) marks a prefix.
+ * A run of ASCII letters and digits is a word as it is. Other runs are split and folded by the index's own
+ * tokenizer (see prefix.ts): its idea of a letter differs from Unicode's today (it reads a character it does
+ * not know as a letter, so `it🦀fast` is one word of the index) and it drops marks that have no composed
+ * form (`Ẹ́kọ́` is eko), so splitting with JavaScript's idea of a letter missed words typed as they are
+ * stored. A run the tokenizer finds no word in (only symbols) adds none.
+ */
+export function tokenize(db: TicketsDb, text: string): QueryToken[] {
+  // Composed form first: a mark typed apart (i + U+0308, as some keyboards send ï) is one character.
+  const runs = Array.from(text.normalize('NFC').matchAll(CHUNK), (match) => ({
+    text: match[1] ?? '',
+    star: match[2] === '*',
+  }));
+  const words = runs.every((run) => PLAIN.test(run.text))
+    ? runs.map((run) => [run.text])
+    : indexWords(
+        db,
+        runs.map((run) => run.text),
+      );
+  return runs.flatMap((run, i) => {
+    const found = words[i] ?? [];
+    // A `*` makes a prefix of the run's last word.
+    return found.map((word, j) => ({
+      text: word,
+      prefix: run.star && j === found.length - 1 && [...word].length >= 2,
+    }));
   });
 }
 
@@ -184,8 +208,16 @@ const WRITTEN_WORD = /[\p{L}\p{N}\p{M}]+/gu;
  * word in it (`🚀`, `!!`) or with more than MAX_QUERY_WORDS words is refused, rather than searched as
  * something else than what was asked (everything, or the first words only).
  */
-function queryTokens(query: string): QueryToken[] {
-  const tokens = tokenize(query);
+function queryTokens(db: TicketsDb, query: string): QueryToken[] {
+  const all = tokenize(db, query);
+  // The same word twice asks nothing more, and each prefix costs a scan of the index's terms.
+  const seen = new Set<string>();
+  const tokens = all.filter((token) => {
+    const key = `${token.prefix ? '*' : ''}${token.text.toLowerCase()}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
   if (tokens.length === 0 && !/^[\s*]*$/.test(query)) {
     throw new InvalidInput('`query` has no word to search for: words are letters and digits', {
       hint: 'Search with words from the title or description, or leave out query to list tickets by the filters',
@@ -396,7 +428,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   // would match every ticket holding both. A key that names no ticket is searched as words, as before.
   const asKey = (options.query ?? '').trim().toUpperCase();
   const keyed = TICKET_KEY.test(asKey) ? findTicketRow(db, asKey) : undefined;
-  const tokens = keyed ? [] : queryTokens(options.query ?? '');
+  const tokens = keyed ? [] : queryTokens(db, options.query ?? '');
   const match = ftsAllOf(db, tokens);
   const sort: Sort =
     options.sort === 'relevance' && !match ? 'updated' : (options.sort ?? (match ? 'relevance' : 'updated'));

@@ -166,7 +166,7 @@ function describeIssue(issue: z.core.$ZodIssue, context: IssueContext): string {
   switch (issue.code) {
     case 'unrecognized_keys': {
       const shown = issue.keys.slice(0, UNKNOWN_SHOWN).map((k) => {
-        const name = `\`${clipped(k)}\``;
+        const name = `\`${named(clipped(k))}\``;
         const suggestion = meant.get(k);
         return suggestion ? `${name} (did you mean \`${suggestion.argument}\`?)` : name;
       });
@@ -191,7 +191,7 @@ function describeIssue(issue: z.core.$ZodIssue, context: IssueContext): string {
           .split(',')
           .map((item) => item.trim())
           .filter(Boolean);
-        return `${field} must be an array, e.g. ${JSON.stringify(items.length > 0 ? items : [issue.input])}, not a string`;
+        return `${field} must be an array, e.g. ${escapeRest(JSON.stringify(items.length > 0 ? items : [issue.input]))}, not a string`;
       }
       return `${field} must be ${article(issue.expected)}, got ${received}${leaveOut}`;
     }
@@ -203,8 +203,7 @@ function describeIssue(issue: z.core.$ZodIssue, context: IssueContext): string {
       if (isMissing(issue))
         return `${field} is required (one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')})`;
       // The value named back, clipped.
-      const shown = 'input' in issue ? JSON.stringify(issue.input) : undefined;
-      const got = shown === undefined ? '' : `, got ${clipped(shown)}`;
+      const got = 'input' in issue ? `, got ${shownValue(issue.input)}` : '';
       return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${got}${leaveOut}`;
     }
     case 'invalid_format':
@@ -287,6 +286,21 @@ export function named(text: string): string {
   );
 }
 
+/**
+ * A value as JSON, named back in a message: a string cut at 40 characters before it is quoted (so no escape
+ * is cut in half), with what JSON leaves as it is that breaks or reorders a line escaped too (U+2028, C1
+ * controls, bidi and other format characters).
+ */
+function shownValue(value: unknown): string {
+  return typeof value === 'string'
+    ? escapeRest(JSON.stringify(clipped(value)))
+    : clipped(JSON.stringify(value) ?? '');
+}
+
+/** JSON text with the characters JSON.stringify leaves that break or reorder a line escaped. */
+const escapeRest = (json: string) =>
+  json.replace(/[\u007f-\u009f\u2028\u2029\p{Cf}]/gu, (c) => escapeCode(c.codePointAt(0) ?? 0));
+
 /** `\u001b`, or `\u{e0001}` beyond the BMP (tag characters are format characters too). */
 function escapeCode(code: number): string {
   const hex = code.toString(16);
@@ -297,5 +311,5 @@ function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'number' && !Number.isInteger(value)) return `the number ${value}`;
-  return typeof value === 'object' ? 'an object' : `${typeof value} ${clipped(JSON.stringify(value) ?? '')}`;
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${shownValue(value)}`;
 }

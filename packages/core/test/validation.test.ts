@@ -91,7 +91,25 @@ describe('describeIssues in words a model can act on', () => {
       describeIssues(issuesOf(z.object(shape), { labels }), Object.keys(shape));
     expect(described('ui')).toBe('`labels` must be an array, e.g. ["ui"], not a string');
     expect(described(5)).toBe('`labels` must be an array, got number 5');
-    expect(described('x'.repeat(50))).toBe(`\`labels\` must be an array, got string "${'x'.repeat(39)}…`);
+    expect(described('x'.repeat(50))).toBe(`\`labels\` must be an array, got string "${'x'.repeat(40)}…"`);
+  });
+
+  it('names text back with nothing that breaks or reorders its line, and no escape cut in half', () => {
+    const shape = { sort: z.enum(['updated', 'created']), labels: z.array(z.string()) };
+    const described = (input: Record<string, unknown>) =>
+      describeIssues(issuesOf(z.object(shape).strict(), input), Object.keys(shape));
+    const sort = described({ sort: 'upd\u202Eat\u2028ed', labels: [] });
+    expect(sort).toBe('`sort` must be one of "updated", "created", got "upd\\u202eat\\u2028ed"');
+    // Cut before it is quoted: 38 letters and a control character end in a whole escape.
+    expect(described({ sort: `${'a'.repeat(38)}\u0001xyz`, labels: [] })).toContain(
+      `got "${'a'.repeat(38)}\\u0001x…"`,
+    );
+    expect(described({ sort: 'updated', labels: 'to\u2028do,\u202Edone' })).toContain(
+      'e.g. ["to\\u2028do","\\u202edone"]',
+    );
+    const unknown = described({ sort: 'updated', labels: [], 'que\nry\u202E': 1 });
+    expect(unknown).toContain('unknown argument `que\\nry\\u202e`');
+    expect(`${sort}${unknown}`).not.toMatch(/[\n\u2028\u202E]/);
   });
 
   it('tells a null for an optional enum to leave it out too, and a null for a required one not', () => {

@@ -57,7 +57,7 @@ function probe(db: TicketsDb, name: string, tokenize: string): Tokens {
   const clear = sqlite.prepare(`DELETE FROM temp.${name}`);
   return (texts) => {
     try {
-      texts.forEach((text, i) => add.run(i, text));
+      for (const [i, text] of texts.entries()) add.run(i, text);
       const tokens = texts.map((): string[] => []);
       for (const { term, doc, at } of read.all()) {
         const list = tokens[doc];

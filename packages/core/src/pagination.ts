@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { InvalidInput } from './errors.js';
 
@@ -81,13 +82,12 @@ export function badCursor(): InvalidInput {
   });
 }
 
+/**
+ * 64 bits of the query's SHA-256: a 32-bit hash let two different searches share cursors (a pair was found
+ * by trying some thousands of queries).
+ */
 function fingerprint(query: string): string {
-  let h = 2166136261;
-  for (let i = 0; i < query.length; i++) {
-    h ^= query.charCodeAt(i);
-    h = Math.imul(h, 16777619);
-  }
-  return (h >>> 0).toString(36);
+  return createHash('sha256').update(query).digest('base64url').slice(0, 11);
 }
 
 export interface PageRequest {

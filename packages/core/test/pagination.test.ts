@@ -163,6 +163,11 @@ describe('pageWindow / toPage', () => {
     expect(pageWindow({ limit: 1000 })).toEqual({ limit: 100, offset: 0 });
     expect(pageWindow({ limit: 5, cursor: encodeCursor(35, 'q') }, 'q')).toEqual({ limit: 5, offset: 35 });
     expectInvalidInput(() => pageWindow({ cursor: encodeCursor(35, 'q') }, 'other'), /different query/);
+    // Two queries whose 32-bit FNV-1a hashes are equal (the fingerprint before): still told apart.
+    expectInvalidInput(
+      () => pageWindow({ cursor: encodeCursor(20, 'query 5vl8') }, 'query mpd6'),
+      /different query/,
+    );
   });
 
   it('builds a page from one window of rows and the total', () => {

@@ -307,6 +307,15 @@ describe('tickets://{key}', () => {
     expect(text).toContain(`- relates: ${listed}`);
     expect(text).toContain(`## Children\n\n- ${listed}`);
     expect(await readText(client, 'tickets://SHIP-2')).toContain(`# SHIP-2: "${long}"`);
+    // A cut never leaves half of a flag or of a joined emoji.
+    await seedTicket(client, { title: `${'a'.repeat(79)}\u{1F1E9}\u{1F1EA} flag`, parent: 'SHIP-1' });
+    await seedTicket(client, {
+      title: `${'b'.repeat(78)}\u{1F468}\u200D\u{1F469}\u200D\u{1F467} family`,
+      parent: 'SHIP-1',
+    });
+    const children = await readText(client, 'tickets://SHIP-1');
+    expect(children).toContain(`- SHIP-3 "${'a'.repeat(79)}…" (backlog)`);
+    expect(children).toContain(`- SHIP-4 "${'b'.repeat(78)}…" (backlog)`);
   });
 
   it('shows empty sections plainly', async () => {

@@ -66,12 +66,31 @@ export const sqlList = (values: readonly (string | number)[]) =>
 export const chars = (text: string) =>
   text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
 
-/** The first `max` characters (code points) of a text. */
+let graphemes: Intl.Segmenter | undefined;
+
+/**
+ * The start of the character as people see it (a grapheme) that `end` falls in: a cut there keeps a flag, a
+ * skin tone or a family emoji whole, where a cut between code points leaves half of it. Looks 64 units
+ * either side, more than any real cluster.
+ */
+function graphemeStart(text: string, end: number): number {
+  if (end <= 0 || end >= text.length) return end;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  const from = Math.max(0, end - 64);
+  let start = from;
+  for (const { index } of graphemes.segment(text.slice(from, end + 64))) {
+    if (from + index > end) break;
+    start = from + index;
+  }
+  return start;
+}
+
+/** The first `max` characters (code points) of a text, or fewer so as not to end inside a grapheme. */
 export const head = (text: string, max: number) => {
   if (text.length <= max) return text;
   let end = 0;
   for (let n = 0; n < max && end < text.length; n++) end += (text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
-  return text.slice(0, end);
+  return text.slice(0, graphemeStart(text, end));
 };
 
 /** A text cut to `max` characters, saying how long it was: `abc… (12000 characters)`. */

@@ -50,4 +50,4 @@ export { runServer, startHttp } from './run.js';
 export type { RuntimeOptions } from './runtime.js';
 export { ConfigError, RESOURCE_NOT_FOUND, RpcError, Runtime } from './runtime.js';
 export { shapeToJsonSchema } from './schema.js';
-export { named } from './validation.js';
+export { named, quoteText } from './validation.js';

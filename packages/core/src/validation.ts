@@ -292,10 +292,15 @@ export function named(text: string): string {
  * controls, bidi and other format characters).
  */
 function shownValue(value: unknown): string {
-  return typeof value === 'string'
-    ? escapeRest(JSON.stringify(clipped(value)))
-    : clipped(JSON.stringify(value) ?? '');
+  return typeof value === 'string' ? quoteText(clipped(value)) : clipped(JSON.stringify(value) ?? '');
 }
+
+/**
+ * Text quoted in a message as a JSON string, with what JSON.stringify leaves as it is that breaks or
+ * reorders a line escaped too (U+2028, C1 controls, bidi and other format characters). For text a server
+ * stored (a title, a name) named in its own messages; cut it first, if it may be long.
+ */
+export const quoteText = (text: string) => escapeRest(JSON.stringify(text));
 
 /** JSON text with the characters JSON.stringify leaves that break or reorder a line escaped. */
 const escapeRest = (json: string) =>

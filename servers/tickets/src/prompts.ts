@@ -1,5 +1,5 @@
-import { definePrompt, InvalidInput } from '@shipyard/core';
-import { clip, getProjectRow, getTicketRow, inQuotes, localDate, projectOfKey } from './domain/model.js';
+import { definePrompt, InvalidInput, quoteText } from '@shipyard/core';
+import { clip, getProjectRow, getTicketRow, localDate, projectOfKey } from './domain/model.js';
 import { completeProjects, completeTicketKeys } from './domain/reports.js';
 import { parseInstant } from './domain/search.js';
 import type { TicketsDeps } from './server.js';
@@ -135,7 +135,7 @@ export const releaseNotes = definePrompt<TicketsDeps>({
     const shaped = /^\d{4}-\d{2}-\d{2}$/.test(date);
     if (!shaped || !parseInstant(date)) {
       const problem = shaped ? 'must be a real calendar date' : 'must be a date, YYYY-MM-DD';
-      throw new InvalidInput(`\`since\` ${problem}, not ${inQuotes(clip(date, 40))}`, {
+      throw new InvalidInput(`\`since\` ${problem}, not ${quoteText(clip(date, 40))}`, {
         hint: 'Pass the first day of the release window, e.g. the date of the last release',
       });
     }

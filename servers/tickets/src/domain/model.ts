@@ -1,4 +1,4 @@
-import { InvalidInput, NotFound, named } from '@shipyard/core';
+import { InvalidInput, NotFound, named, quoteText } from '@shipyard/core';
 import type { ShipyardDatabase } from '@shipyard/db';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { history, projects, type schema, tickets } from '../db/schema.js';
@@ -174,17 +174,6 @@ export function localDate(at = new Date()): string {
     .join('-');
 }
 
-/**
- * Stored text (a title, a name) quoted in a message: as a JSON string, with the characters JSON leaves as they
- * are that could break or reorder the line escaped too (U+2028, C1 controls, bidi and other format
- * characters).
- */
-export const inQuotes = (text: string) =>
-  JSON.stringify(text).replace(/[\u007f-\u009f\u2028\u2029\p{Cf}]/gu, (c) => {
-    const code = c.codePointAt(0) ?? 0;
-    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-
 export function projectNotFound(key: string): NotFound {
   return new NotFound(`No project with key "${named(key)}"`, {
     hint: 'Call list_projects to see the project keys, or create_project to add one',
@@ -298,7 +287,7 @@ function notAKey(db: Tx, given: string, normalised: string): InvalidInput {
         .all()
     : [];
   if (meant.length > 0) {
-    const titled = meant.map((ticket) => `${ticket.key} (${inQuotes(clip(ticket.title, 60))})`);
+    const titled = meant.map((ticket) => `${ticket.key} (${quoteText(clip(ticket.title, 60))})`);
     return new InvalidInput(`${message}; did you mean ${titled.join(' or ')}?`, {
       hint: meant.length === 1 ? `Call again with key ${meant[0]?.key}` : 'Call again with the key you mean',
     });

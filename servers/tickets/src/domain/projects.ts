@@ -1,7 +1,7 @@
-import { Conflict } from '@shipyard/core';
+import { Conflict, quoteText } from '@shipyard/core';
 import { eq } from 'drizzle-orm';
 import { projects } from '../db/schema.js';
-import { inQuotes, type ProjectRow, type TicketsDb } from './model.js';
+import type { ProjectRow, TicketsDb } from './model.js';
 
 export interface Project {
   key: string;
@@ -31,7 +31,7 @@ export function createProject(
         .where(eq(projects.key, input.key))
         .get();
       if (existing) {
-        throw new Conflict(`Project ${input.key} already exists (${inQuotes(existing.name)})`, {
+        throw new Conflict(`Project ${input.key} already exists (${quoteText(existing.name)})`, {
           hint: 'Use that project, or choose another key',
         });
       }

@@ -55,7 +55,7 @@ const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
  * fetch), HTML or markdown link from it. (A GFM renderer still links a bare URL, as in any text.) Bidi
  * controls are written as `\u202e` escapes: a right-to-left override in a name would show the rest of its
  * line reversed (a status or a date read backwards). Other format characters stay, unlike in messages
- * (model.ts's inQuotes): the zero-width joiner holds emoji sequences together in a page people read.
+ * (core's quoteText): the zero-width joiner holds emoji sequences together in a page people read.
  */
 const quoted = (text: string) =>
   JSON.stringify(text)

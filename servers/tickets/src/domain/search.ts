@@ -1,8 +1,8 @@
 /**
  * Ticket search (FTS5 + bm25 and indexed filters) and duplicate detection.
  *
- * User text never reaches FTS5 as syntax: it is split into word tokens (Unicode letters and digits), each
- * token becomes a quoted FTS5 string, and the strings are joined with AND. A `*` written directly
+ * User text never reaches FTS5 as syntax: it is split into the words the index would make of it (see
+ * {@link tokenize}), each word becomes a quoted FTS5 string, and the strings are joined with AND. A `*` written directly
  * after a word (`migrat*`) makes that word a prefix term; nothing else is special. We do not add a prefix to
  * the last word on our own: callers are models that type whole words, the index is porter-stemmed (so
  * plurals and -ing forms already match) and an automatic prefix would turn `log` into login/logout/logging.

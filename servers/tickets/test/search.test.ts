@@ -206,6 +206,10 @@ describe('text search', () => {
     expect(await keys({ query: '\u1EB9\u0301k\u1ECD\u0301*' })).toEqual(['SHIP-3']);
     expect(await keys({ query: 'eko' })).toEqual(['SHIP-3']);
     expect(await keys({ query: 'i\u0307stanbul' })).toEqual(['SHIP-4']);
+    // Bidi isolates, which some apps put around a pasted name, separate words (the index's tables predate them).
+    await seedTicket(client, { title: 'Assigned to \u2068Ana\u2069 by the bot' });
+    expect(await keys({ query: 'ana' })).toEqual(['SHIP-6']);
+    expect(await keys({ query: 'Assigned to \u2068Ana\u2069' })).toEqual(['SHIP-6']);
     // Characters the index ignores make no word, rather than an empty one that matches nothing.
     expect(await keys({ query: 'crash \u19B0\u19B1' })).toEqual(['SHIP-5']);
     // The same word twice is one word.
@@ -236,7 +240,7 @@ describe('text search', () => {
       .prepare("SELECT sql FROM sqlite_master WHERE name = 'tickets_fts'")
       .pluck()
       .get() as string;
-    expect(created).toContain(`tokenize='${FTS_TOKENIZE}'`);
+    expect(created).toContain(`tokenize='${FTS_TOKENIZE.replaceAll("'", "''")}'`);
   });
 
   it('searches accented and non-Latin words', async () => {

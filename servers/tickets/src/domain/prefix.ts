@@ -18,9 +18,12 @@
 import { preparedOnce } from '@shipyard/db';
 import type { TicketsDb } from './model.js';
 
-/** How tickets_fts folds text into words before porter stems them (lower case, no accents). */
-const FOLD_TOKENIZE = 'unicode61 remove_diacritics 2';
-/** The tokenizer of tickets_fts (drizzle/0001_fts.sql); a test holds the two together. */
+/**
+ * How tickets_fts folds text into words before porter stems them: lower case, no accents, and the bidi
+ * isolates and Arabic letter mark as separators (drizzle/0003_fts_bidi_separators.sql says why).
+ */
+const FOLD_TOKENIZE = "unicode61 remove_diacritics 2 separators '\u2066\u2067\u2068\u2069\u061c'";
+/** The tokenizer of tickets_fts (drizzle/0003_fts_bidi_separators.sql); a test holds the two together. */
 export const FTS_TOKENIZE = `porter ${FOLD_TOKENIZE}`;
 
 /** Endings tried after a prefix for a word that porter stems to exactly the prefix. */
@@ -47,7 +50,7 @@ type Tokens = (texts: readonly string[]) => string[][];
 function probe(db: TicketsDb, name: string, tokenize: string): Tokens {
   const sqlite = db.$client;
   sqlite.exec(
-    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${name} USING fts5(w, tokenize = '${tokenize}');
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${name} USING fts5(w, tokenize = '${tokenize.replaceAll("'", "''")}');
      CREATE VIRTUAL TABLE IF NOT EXISTS temp.${name}_terms USING fts5vocab(temp, ${name}, instance);`,
   );
   const add = sqlite.prepare<[number, string]>(`INSERT INTO temp.${name} (rowid, w) VALUES (?, ?)`);

@@ -1,0 +1,62 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { openTicketsDatabase } from '../src/db/open.js';
+import { migrations } from './helpers.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The migrations folder as it was up to (and with) migration `last`. */
+function migrationsUpTo(last: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-migrations-'));
+  dirs.push(dir);
+  cpSync(migrations, dir, { recursive: true });
+  const journalPath = join(dir, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { idx: number }[] };
+  journal.entries = journal.entries.filter((entry) => entry.idx <= last);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return dir;
+}
+
+it('rebuilds the search index of an existing file with bidi isolates as separators', () => {
+  const data = mkdtempSync(join(tmpdir(), 'shipyard-tickets-upgrade-'));
+  dirs.push(data);
+  const at = '2026-01-01T00:00:00.000Z';
+  const before = openTicketsDatabase(data, migrationsUpTo(2));
+  before.sqlite
+    .prepare("INSERT INTO projects (key, name, last_number, created_at) VALUES ('SHIP', 'S', 2, ?)")
+    .run(at);
+  const ticket = before.sqlite.prepare(
+    `INSERT INTO tickets (project_id, number, key, title, description, type, created_at, updated_at)
+     VALUES (1, ?, ?, ?, '', 'task', ?, ?)`,
+  );
+  ticket.run(1, 'SHIP-1', 'Assigned to \u2068Ana\u2069 by the bot', at, at);
+  ticket.run(2, 'SHIP-2', 'Crash on save', at, at);
+  const found = (sqlite: typeof before.sqlite, word: string) =>
+    sqlite
+      .prepare('SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ? ORDER BY rowid')
+      .pluck()
+      .all(`"${word}"`);
+  expect(found(before.sqlite, 'ana')).toEqual([]);
+  before.close();
+
+  const after = openTicketsDatabase(data, migrations);
+  try {
+    expect(found(after.sqlite, 'ana')).toEqual([1]);
+    expect(found(after.sqlite, 'crash')).toEqual([2]);
+    // The triggers are back: a new ticket is indexed, with the new separators.
+    after.sqlite
+      .prepare(
+        `INSERT INTO tickets (project_id, number, key, title, description, type, created_at, updated_at)
+         VALUES (1, 3, 'SHIP-3', 'For \u2066Bo\u2069', '', 'task', ?, ?)`,
+      )
+      .run(at, at);
+    expect(found(after.sqlite, 'bo')).toEqual([3]);
+  } finally {
+    after.close();
+  }
+});

@@ -3,6 +3,7 @@ import { PROJECT_KEY, snapshot, TICKET_KEY } from './domain/model.js';
 import {
   completeProjects,
   completeTicketKeys,
+  listedName,
   projectKeys,
   projectMarkdown,
   projectOverviews,
@@ -99,7 +100,7 @@ export const ticketResource = defineResource<TicketsDeps>({
     recentTickets(ctx.deps.db).map((ticket) => ({
       uri: `tickets://${ticket.key}`,
       name: ticket.key,
-      title: `${ticket.key}: ${ticket.title}`,
+      title: listedName(ticket.key, ticket.title),
     })),
   canonical: ({ key }) => ({ key: canonicalKey(key, TICKET_KEY, 'SHIP-42') }),
   read: ({ key }, ctx) => snapshot(ctx.deps.db, () => ticketMarkdown(ctx.deps.db, key)),

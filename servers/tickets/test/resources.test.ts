@@ -517,6 +517,13 @@ describe('listing', () => {
     expect(ticketEntries[0]?.mimeType).toBe('text/markdown');
     expect(ticketEntries[1]?.uri).toBe('tickets://SHIP-60');
   });
+
+  it('names a ticket in the list with its title cut as lists cut it and bidi controls escaped', async () => {
+    await seedTicket(client, { title: `Evil \u202Eenod\u202C ${'x'.repeat(100)}` });
+    const { resources } = await client.listResources();
+    const entry = resources.find((r) => r.uri === 'tickets://SHIP-1');
+    expect(entry?.title).toBe(`SHIP-1: Evil \\u202eenod\\u202c ${'x'.repeat(68)}…`);
+  });
 });
 
 describe('lint of the link, comment, resource and prompt definitions', () => {

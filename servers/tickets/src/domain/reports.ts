@@ -57,13 +57,23 @@ const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
  * line reversed (a status or a date read backwards). Other format characters stay, unlike in messages
  * (core's quoteText): the zero-width joiner holds emoji sequences together in a page people read.
  */
-const quoted = (text: string) =>
-  JSON.stringify(text)
-    .replace(/[<>[\]]/g, '\\$&')
-    .replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const quoted = (text: string) => escapeBidi(JSON.stringify(text).replace(/[<>[\]]/g, '\\$&'));
 
-const listedTitle = (title: string) =>
-  quoted(chars(title) > LIMITS.listedTitleChars ? `${head(title, LIMITS.listedTitleChars)}…` : title);
+/** Text with its bidi controls written as `\u202e` escapes (see {@link quoted}). */
+const escapeBidi = (text: string) =>
+  text.replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** A title as a list shows it: the first LIMITS.listedTitleChars characters, then `…`. */
+const cutTitle = (title: string) =>
+  chars(title) > LIMITS.listedTitleChars ? `${head(title, LIMITS.listedTitleChars)}…` : title;
+
+const listedTitle = (title: string) => quoted(cutTitle(title));
+
+/**
+ * A ticket's name in resources/list, which hosts show as it is: key and title, cut as lists cut it, with
+ * bidi controls escaped (a right-to-left override would turn the rest of the entry around).
+ */
+export const listedName = (key: string, title: string) => escapeBidi(`${key}: ${cutTitle(title)}`);
 
 /** User text as a fenced block whose fence is longer than any backtick run inside it. */
 export function fenced(text: string): string {

@@ -85,15 +85,12 @@ export const indexWords = (db: TicketsDb, texts: readonly string[]) =>
   preparedOnce(db, prepareProbes).fold(texts);
 
 /**
- * The FTS5 terms (OR-ed) for `prefix*`: `"word"*` for the stems that start with the prefix, and `"word"` for
- * each shorter stem (see above), all in the prefix's folded form (`Łatwy` as łatwy, `ＡＰＩ` as ａｐｉ, as the
- * index has them). A prefix the tokenizer does not read as one word is the one term `"prefix"*`.
+ * The FTS5 terms (OR-ed) for `word*`: `"word…"*` for the stems that start with the prefix, and `"word…"` for
+ * each shorter stem (see above). `word` is one word as the index folds it (search.ts's tokenize makes it so:
+ * `Łatwy` as łatwy, `ＡＰＩ` as ａｐｉ).
  */
-export function prefixTerms(db: TicketsDb, prefix: string): string[] {
-  const { fold, stem } = preparedOnce(db, prepareProbes);
-  const folded = fold([prefix])[0] ?? [];
-  const word = folded.length === 1 ? folded[0] : undefined;
-  if (word === undefined || word.includes('"')) return [`"${prefix.replaceAll('"', '""')}"*`];
+export function prefixTerms(db: TicketsDb, word: string): string[] {
+  const { stem } = preparedOnce(db, prepareProbes);
   const tries = EXACT_ENDINGS.map((ending) => word + ending);
   const exact = stem(tries);
   let start = word;

@@ -169,7 +169,7 @@ const PLAIN = /^[A-Za-z0-9]+$/;
 
 /**
  * Split user text into the words the index holds; a `*` right after a word (2+ characters) marks a prefix.
- * A run of ASCII letters and digits is a word as it is. Other runs are split and folded by the index's own
+ * A run of ASCII letters and digits is a word in lower case, as the index folds it. Other runs are split and folded by the index's own
  * tokenizer (see prefix.ts): its idea of a letter differs from Unicode's today (it reads a character it does
  * not know as a letter, so `it🦀fast` is one word of the index) and it drops marks that have no composed
  * form (`Ẹ́kọ́` is eko), so splitting with JavaScript's idea of a letter missed words typed as they are
@@ -182,7 +182,7 @@ export function tokenize(db: TicketsDb, text: string): QueryToken[] {
     star: match[2] === '*',
   }));
   const words = runs.every((run) => PLAIN.test(run.text))
-    ? runs.map((run) => [run.text])
+    ? runs.map((run) => [run.text.toLowerCase()])
     : indexWords(
         db,
         runs.map((run) => run.text),
@@ -213,7 +213,7 @@ function queryTokens(db: TicketsDb, query: string): QueryToken[] {
   // The same word twice asks nothing more, and each prefix costs a scan of the index's terms.
   const seen = new Set<string>();
   const tokens = all.filter((token) => {
-    const key = `${token.prefix ? '*' : ''}${token.text.toLowerCase()}`;
+    const key = `${token.prefix ? '*' : ''}${token.text}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
@@ -469,8 +469,8 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
 
   // The cursor belongs to exactly this question: same words, same filters (resolved), same sort.
   const queryKey = JSON.stringify([
-    // Words in any case: the index folds case, so `LOG*` is the question `log*` is.
-    keyed?.id ?? tokens.map((token) => quote(token).toLowerCase()),
+    // Words as the index folds them, so `LOG*` is the question `log*` is.
+    keyed?.id ?? tokens.map(quote),
     project?.id,
     [...new Set(options.status ?? [])].sort(),
     [...new Set(options.priority ?? [])].sort(),

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { openTicketsDatabase } from '../src/db/open.js';
+import type { Priority, Status } from '../src/domain/model.js';
+import { facetMatch } from '../src/domain/search.js';
 import { migrations } from './helpers.js';
 
 const dirs: string[] = [];
@@ -56,6 +58,41 @@ it('rebuilds the search index of an existing file with bidi isolates as separato
       )
       .run(at, at);
     expect(found(after.sqlite, 'bo')).toEqual([3]);
+  } finally {
+    after.close();
+  }
+});
+
+it('adds each ticket status and priority to the search index of an existing file, and keeps them current', () => {
+  const data = mkdtempSync(join(tmpdir(), 'shipyard-tickets-upgrade-'));
+  dirs.push(data);
+  const at = '2026-01-01T00:00:00.000Z';
+  const before = openTicketsDatabase(data, migrationsUpTo(3));
+  before.sqlite
+    .prepare("INSERT INTO projects (key, name, last_number, created_at) VALUES ('SHIP', 'S', 2, ?)")
+    .run(at);
+  const ticket = before.sqlite.prepare(
+    `INSERT INTO tickets (project_id, number, key, title, description, type, status, priority, priority_rank,
+       created_at, updated_at) VALUES (1, ?, ?, 'Crash on save', '', 'bug', ?, ?, ?, ?, ?)`,
+  );
+  ticket.run(1, 'SHIP-1', 'in_progress', 'high', 1, at, at);
+  ticket.run(2, 'SHIP-2', 'todo', 'high', 1, at, at);
+  before.close();
+
+  const after = openTicketsDatabase(data, migrations);
+  try {
+    const found = (status: Status, priority: Priority) =>
+      after.sqlite
+        .prepare('SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ? ORDER BY rowid')
+        .pluck()
+        .all(`"crash" AND ${facetMatch([status], [priority])}`);
+    expect(found('in_progress', 'high')).toEqual([1]);
+    expect(found('todo', 'high')).toEqual([2]);
+    after.sqlite.prepare("UPDATE tickets SET status = 'done' WHERE id = 1").run();
+    after.sqlite.prepare("UPDATE tickets SET priority = 'low', priority_rank = 3 WHERE id = 2").run();
+    expect(found('in_progress', 'high')).toEqual([]);
+    expect(found('done', 'high')).toEqual([1]);
+    expect(found('todo', 'low')).toEqual([2]);
   } finally {
     after.close();
   }

@@ -2,6 +2,7 @@ import { charsToTokens, lintServer, toolListing } from '@shipyard/core/lint';
 import { badValues, callError, callOk, checkBadInputs } from '@shipyard/testing';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PRIORITIES, STATUSES } from '../src/domain/model.js';
 import { FTS_TOKENIZE } from '../src/domain/prefix.js';
 import findSimilar from '../src/tools/find_similar_tickets.js';
 import searchTicketsTool from '../src/tools/search_tickets.js';
@@ -312,6 +313,13 @@ describe('text search', () => {
     await callError(client, 'search_tickets', { query: seventeen }, 'invalid_input');
   });
 
+  it('reads control characters in a query as spaces, so no word of it is a status and priority word', async () => {
+    await seedTicket(client, { title: 'Login crash', priority: 'high' });
+    // U+0001 joins the index's status and priority words (backlog, high is U+0001 backlog U+0001 1).
+    expect((await search({ query: '\u0001backlog\u00011' })).total).toBe(0);
+    expect(await keys({ query: 'login\u0007crash' })).toEqual(['SHIP-1']);
+  });
+
   it('refuses a query with no word in it, and lists by the filters for none, a blank one or *', async () => {
     await seedTicket(client, { title: 'Rocket launch' });
     for (const query of ['🚀', '!!!', '-- ** --']) {
@@ -372,6 +380,42 @@ describe('filters', () => {
       'SHIP-1',
       'WEB-1',
     ]);
+  });
+
+  it('by status and priority with words, as they change (the index holds the pair)', async () => {
+    // setRow moved SHIP-2 to in_progress and SHIP-3 to done with plain UPDATEs, after they were indexed.
+    expect(await keys({ query: 'login', status: ['in_progress'] })).toEqual(['SHIP-2']);
+    expect(await keys({ query: 'login', status: ['done'], priority: ['urgent'] })).toEqual(['SHIP-3']);
+    await callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'todo' });
+    await callOk(client, 'update_ticket', { key: 'SHIP-1', priority: 'low' });
+    expect(await keys({ query: 'login', status: ['todo'] })).toEqual(['SHIP-1']);
+    expect(await keys({ query: 'login', status: ['backlog'] })).toEqual(['WEB-1']);
+    expect((await keys({ query: 'login', priority: ['low'] })).sort()).toEqual(['SHIP-1', 'SHIP-2']);
+    expect(await keys({ query: 'login', priority: ['high'] })).toEqual(['WEB-1']);
+    expect(await keys({ query: 'login', status: ['todo'], priority: ['high'] })).toEqual([]);
+    // Every status and priority listed is no filter at all.
+    const every = { status: [...STATUSES], priority: [...PRIORITIES] };
+    expect((await search({ query: 'login', ...every })).total).toBe(4);
+  });
+
+  it('by each pair of status and priority with words', async () => {
+    const insert = database.sqlite.prepare(
+      `INSERT INTO tickets (project_id, number, key, title, type, status, priority, priority_rank, created_at,
+         updated_at) VALUES (1, ?, ?, ?, 'task', ?, ?, ?, '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z')`,
+    );
+    let n = 100;
+    for (const status of STATUSES)
+      PRIORITIES.forEach((priority, rank) => {
+        n++;
+        insert.run(n, `SHIP-${n}`, `Pair ${status} ${priority}`, status, priority, rank);
+      });
+    n = 100;
+    for (const status of STATUSES)
+      for (const priority of PRIORITIES) {
+        n++;
+        expect(await keys({ query: 'pair', status: [status], priority: [priority] })).toEqual([`SHIP-${n}`]);
+      }
+    expect((await search({ query: 'pair', status: ['in_review', 'cancelled'] })).total).toBe(10);
   });
 
   it('by assignee: a name, "me" and "none"', async () => {

@@ -17,8 +17,10 @@ import {
   getTicketRow,
   normaliseLabel,
   OPEN_STATUSES,
+  PRIORITIES,
   type Priority,
   priorityRank,
+  STATUSES,
   type Status,
   type SummaryRow,
   snapshot,
@@ -41,9 +43,10 @@ export const LIST_DESCRIPTION_CHARS = 500;
  * stack trace) sink its own title match below a one-word mention elsewhere. At a thousand a title word
  * scores nearly the most bm25 gives a word whatever the description's length (over 80% of it at a hundred
  * times the average length), so title matches rank by how many query words they hold and how rare those
- * are; description words still add as bm25 counts them.
+ * are; description words still add as bm25 counts them. The third column, the status and priority word
+ * (see {@link facetMatch}), weighs nothing: a filter does not rank.
  */
-const BM25 = sql.raw('bm25(tickets_fts, 1000.0, 1.0)');
+const BM25 = sql.raw('bm25(tickets_fts, 1000.0, 1.0, 0.0)');
 /** Above this many text hits (and no filter), a non-relevance sort walks its index instead of sorting hits. */
 const DENSE_HITS = 2_000;
 
@@ -56,17 +59,29 @@ const DENSE_HITS = 2_000;
  *   index for (filter values, id), reading the row only for the hits that pass it, and scores the rest;
  * - without: SQLite drives from a filter index and checks membership in the FTS rowid list, and bm25
  *   ranking happens in a second pass over tickets_fts restricted to `hits`.
- * `scored: false` leaves the bm25 score out where a `seek` search sorts by something else.
+ * `scored: false` leaves the bm25 score out where a `seek` search sorts by something else. `collect` takes
+ * the first way without a filter: when the match itself filters (see {@link facetMatch}), its hits are few
+ * and one pass scores them all, where a search of words alone counts them in a second pass without bm25.
  * Hits are tied to tickets by columns only: FTS5 ignores a rowid bound that is not an INTEGER, and
  * better-sqlite3 binds JavaScript numbers as REAL, so `tickets_fts.rowid = ?` with a number would match all.
  */
-function textHits(match: string, filter: SQL | undefined, seek?: string, scored = true) {
+function textHits(
+  match: string,
+  filter: SQL | undefined,
+  {
+    seek,
+    scored = true,
+    collect = false,
+  }: { seek?: string | undefined; scored?: boolean; collect?: boolean },
+) {
   const ftsIds = sql`SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ${match}`;
-  if (filter && seek) {
+  if ((filter && seek) || (!filter && collect)) {
+    const check = filter
+      ? sql` AND EXISTS (SELECT 1 FROM tickets INDEXED BY ${sql.raw(seek ?? '')}
+                    WHERE ${filter} AND tickets.id = tickets_fts.rowid)`
+      : sql``;
     const withHits = sql`WITH hits(id, score) AS MATERIALIZED (
-      SELECT tickets_fts.rowid, ${scored ? BM25 : sql`NULL`} FROM tickets_fts WHERE tickets_fts MATCH ${match}
-        AND EXISTS (SELECT 1 FROM tickets INDEXED BY ${sql.raw(seek)}
-                    WHERE ${filter} AND tickets.id = tickets_fts.rowid)) `;
+      SELECT tickets_fts.rowid, ${scored ? BM25 : sql`NULL`} FROM tickets_fts WHERE tickets_fts MATCH ${match}${check}) `;
     return {
       withHits,
       ranked: (page: SQL) => sql`(SELECT id, score FROM hits ORDER BY score, id DESC ${page}) AS ranked`,
@@ -176,8 +191,10 @@ const PLAIN = /^[A-Za-z0-9]+$/;
  * stored. A run the tokenizer finds no word in (only symbols) adds none.
  */
 export function tokenize(db: TicketsDb, text: string): QueryToken[] {
-  // Composed form first: a mark typed apart (i + U+0308, as some keyboards send ï) is one character.
-  const runs = Array.from(text.normalize('NFC').matchAll(CHUNK), (match) => ({
+  // Composed form first: a mark typed apart (i + U+0308, as some keyboards send ï) is one character. Control
+  // characters separate words, as in stored text (which has none); U+0001 would join them (see facetMatch).
+  const plain = text.normalize('NFC').replace(/\p{Cc}/gu, ' ');
+  const runs = Array.from(plain.matchAll(CHUNK), (match) => ({
     text: match[1] ?? '',
     star: match[2] === '*',
   }));
@@ -245,6 +262,25 @@ function term(db: TicketsDb, token: QueryToken): string {
 export function ftsAllOf(db: TicketsDb, tokens: readonly QueryToken[]): string | undefined {
   // An explicit AND: FTS5 reads juxtaposition as AND only between plain strings, not (groups).
   return tokens.length > 0 ? tokens.map((token) => term(db, token)).join(' AND ') : undefined;
+}
+
+/** The word of the index's `facet` column for a status and priority (drizzle/0004_fts_facets.sql). */
+export const facetWord = (status: Status, priority: Priority) =>
+  `\u0001${status.replace('_', '')}\u0001${priorityRank(priority)}`;
+
+/**
+ * The status and priority filters as an FTS5 expression over the `facet` column, which holds one word per
+ * ticket for its status and priority together ({@link facetWord}): any of the pairs the filters let through.
+ * In the match, they let FTS5 intersect the words' hits with the tickets of those pairs, instead of checking
+ * each hit of the words against the tickets table (measured in tooling/bench/tickets-search.js). Undefined
+ * without either filter, or when they let every pair through.
+ */
+export function facetMatch(status: readonly Status[] = [], priority: readonly Priority[] = []) {
+  const statuses = status.length > 0 ? new Set(status) : new Set(STATUSES);
+  const priorities = priority.length > 0 ? new Set(priority) : new Set(PRIORITIES);
+  if (statuses.size === STATUSES.length && priorities.size === PRIORITIES.length) return undefined;
+  const words = [...statuses].flatMap((s) => [...priorities].map((p) => `"${facetWord(s, p)}"`));
+  return `facet : (${words.join(' OR ')})`;
 }
 
 /** The MATCH expression for words of which any may appear. */
@@ -490,7 +526,6 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const columns = [SUMMARY_COLUMNS, ...[...fields].map((field) => EXTRA_COLUMNS[field])];
   const select = sql.join(columns, sql`, `);
   const and = (conds: SQL[]) => sql.join(conds, sql` AND `);
-  const filter = allOf(filters);
   // One row more than the page, to know whether another page follows. Without a key (relevance, or a
   // cursor from before keyset paging) the page is at an offset.
   const page = sql`LIMIT ${window.limit + 1} OFFSET ${after ? 0 : window.offset}`;
@@ -542,7 +577,17 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
       return [total, db.all<Row>(sql`SELECT ${select} FROM ${from}${pageWhere} ORDER BY ${order} ${page}`)];
     });
   } else {
-    const text = textHits(match, filter, seekIndex(filters), sort === 'relevance');
+    // Status and priority go into the match as the index's facet words; the other filters check the hits.
+    const facets = facetMatch(options.status, options.priority);
+    const checked = facets
+      ? filters.filter((f) => f.column !== 'status' && f.column !== 'priority')
+      : filters;
+    const filter = allOf(checked);
+    const text = textHits(facets ? `(${match}) AND ${facets}` : match, filter, {
+      seek: seekIndex(checked),
+      scored: sort === 'relevance',
+      collect: facets !== undefined,
+    });
     count = text.count;
     if (sort === 'relevance') {
       rows = db.all<Row>(
@@ -735,7 +780,7 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
     );
     if (!filter || rows.length >= SIMILAR_CANDIDATES) return rows;
     // The filters left too few: rank among the tickets that pass them.
-    const text = textHits(match, filter, seekIndex(filters));
+    const text = textHits(match, filter, { seek: seekIndex(filters) });
     return db.all<Candidate>(
       sql`${text.withHits}SELECT ${columns}
           FROM ${text.ranked(sql`LIMIT ${SIMILAR_CANDIDATES}`)} JOIN tickets ON tickets.id = ranked.id

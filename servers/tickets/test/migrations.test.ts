@@ -77,6 +77,10 @@ it('adds each ticket status and priority to the search index of an existing file
   );
   ticket.run(1, 'SHIP-1', 'in_progress', 'high', 1, at, at);
   ticket.run(2, 'SHIP-2', 'todo', 'high', 1, at, at);
+  // Text stored by a version that kept control characters: U+0001 separates FIX fields.
+  before.sqlite
+    .prepare('UPDATE tickets SET description = ? WHERE id = 2')
+    .run('Order 35=D\u000149=CLIENT\u000156=BROKER rejected');
   before.close();
 
   const after = openTicketsDatabase(data, migrations);
@@ -85,9 +89,16 @@ it('adds each ticket status and priority to the search index of an existing file
       after.sqlite
         .prepare('SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ? ORDER BY rowid')
         .pluck()
-        .all(`"crash" AND ${facetMatch([status], [priority])}`);
+        .all(`"crash" AND ${facetMatch([status], [priority])?.match}`);
     expect(found('in_progress', 'high')).toEqual([1]);
     expect(found('todo', 'high')).toEqual([2]);
+    // U+0001 now joins the index's facet words, so the upgrade made the stored one a space.
+    const words = (match: string) =>
+      after.sqlite.prepare('SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ?').pluck().all(match);
+    expect(words('"client" AND "broker"')).toEqual([2]);
+    expect(after.sqlite.prepare('SELECT description FROM tickets WHERE id = 2').pluck().get()).toBe(
+      'Order 35=D 49=CLIENT 56=BROKER rejected',
+    );
     after.sqlite.prepare("UPDATE tickets SET status = 'done' WHERE id = 1").run();
     after.sqlite.prepare("UPDATE tickets SET priority = 'low', priority_rank = 3 WHERE id = 2").run();
     expect(found('in_progress', 'high')).toEqual([]);

@@ -269,18 +269,37 @@ export const facetWord = (status: Status, priority: Priority) =>
   `\u0001${status.replace('_', '')}\u0001${priorityRank(priority)}`;
 
 /**
- * The status and priority filters as an FTS5 expression over the `facet` column, which holds one word per
- * ticket for its status and priority together ({@link facetWord}): any of the pairs the filters let through.
- * In the match, they let FTS5 intersect the words' hits with the tickets of those pairs, instead of checking
- * each hit of the words against the tickets table (measured in tooling/bench/tickets-search.js). Undefined
- * without either filter, or when they let every pair through.
+ * A status filter and a priority filter as an FTS5 expression over the `facet` column, which holds one word
+ * per ticket for its status and priority together ({@link facetWord}): any of the pairs both let through,
+ * and how many words that is. In the match, they let FTS5 intersect the words' hits with the tickets of those
+ * pairs, instead of checking each hit of the words against the tickets table. Undefined unless both filters
+ * are set, and when they let every pair through: one filter alone lets through the words of a fifth or more
+ * of all tickets, and walking those cost more than checking the hits (tooling/bench/RESULTS.md, eleventh
+ * session).
  */
-export function facetMatch(status: readonly Status[] = [], priority: readonly Priority[] = []) {
-  const statuses = status.length > 0 ? new Set(status) : new Set(STATUSES);
-  const priorities = priority.length > 0 ? new Set(priority) : new Set(PRIORITIES);
+export function facetMatch(
+  status: readonly Status[],
+  priority: readonly Priority[],
+): { match: string; words: number } | undefined {
+  if (status.length === 0 || priority.length === 0) return undefined;
+  const statuses = new Set(status);
+  const priorities = new Set(priority);
   if (statuses.size === STATUSES.length && priorities.size === PRIORITIES.length) return undefined;
   const words = [...statuses].flatMap((s) => [...priorities].map((p) => `"${facetWord(s, p)}"`));
-  return `facet : (${words.join(' OR ')})`;
+  return { match: `facet : (${words.join(' OR ')})`, words: words.length };
+}
+
+/**
+ * Text hits per facet word below which a search checks each hit against the tickets table rather than ask
+ * the index for the facet words: the walk of their tickets costs about as much whatever the words, and a
+ * rare word's few hits cost less to check (tooling/bench/RESULTS.md, eleventh session).
+ */
+const FACET_MIN_HITS_PER_WORD = 50;
+
+/** Whether a match has at least `n` hits, counting no further (a common word stops early). */
+function hitsReach(db: TicketsDb, match: string, n: number): boolean {
+  const counted = sql`SELECT count(*) AS n FROM (SELECT 1 FROM tickets_fts WHERE tickets_fts MATCH ${match} LIMIT ${n})`;
+  return (db.get<{ n: number }>(counted)?.n ?? 0) >= n;
 }
 
 /** The MATCH expression for words of which any may appear. */
@@ -577,8 +596,11 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
       return [total, db.all<Row>(sql`SELECT ${select} FROM ${from}${pageWhere} ORDER BY ${order} ${page}`)];
     });
   } else {
-    // Status and priority go into the match as the index's facet words; the other filters check the hits.
-    const facets = facetMatch(options.status, options.priority);
+    // With both a status and a priority filter, the pairs they let through go into the match as the index's
+    // facet words, and the other filters check the hits; unless the words are rare (see facetMatch).
+    const pairs = facetMatch(options.status ?? [], options.priority ?? []);
+    const facets =
+      pairs && hitsReach(db, match, pairs.words * FACET_MIN_HITS_PER_WORD) ? pairs.match : undefined;
     const checked = facets
       ? filters.filter((f) => f.column !== 'status' && f.column !== 'priority')
       : filters;

@@ -22,6 +22,12 @@ export const projects = sqliteTable('projects', {
   createdAt: text('created_at').notNull().default(now),
 });
 
+/**
+ * Tickets. The migrations add what drizzle does not model: the full-text index `tickets_fts` and its
+ * triggers (drizzle/0001_fts.sql, 0003, 0004), and the virtual generated column `facet` (0004), the status and
+ * priority word that index reads. A migration that rebuilds this table must add `facet` back, or search and
+ * the triggers fail (the search tests run every migration).
+ */
 export const tickets = sqliteTable(
   'tickets',
   {

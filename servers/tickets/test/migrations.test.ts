@@ -24,14 +24,21 @@ function migrationsUpTo(last: number): string {
   return dir;
 }
 
-it('rebuilds the search index of an existing file with bidi isolates as separators', () => {
+const at = '2026-01-01T00:00:00.000Z';
+
+/** A data dir with a file made by migrations up to `last`, holding project SHIP; and the dir. */
+function olderFile(last: number) {
   const data = mkdtempSync(join(tmpdir(), 'shipyard-tickets-upgrade-'));
   dirs.push(data);
-  const at = '2026-01-01T00:00:00.000Z';
-  const before = openTicketsDatabase(data, migrationsUpTo(2));
+  const before = openTicketsDatabase(data, migrationsUpTo(last));
   before.sqlite
     .prepare("INSERT INTO projects (key, name, last_number, created_at) VALUES ('SHIP', 'S', 2, ?)")
     .run(at);
+  return { data, before };
+}
+
+it('rebuilds the search index of an existing file with bidi isolates as separators', () => {
+  const { data, before } = olderFile(2);
   const ticket = before.sqlite.prepare(
     `INSERT INTO tickets (project_id, number, key, title, description, type, created_at, updated_at)
      VALUES (1, ?, ?, ?, '', 'task', ?, ?)`,
@@ -64,13 +71,7 @@ it('rebuilds the search index of an existing file with bidi isolates as separato
 });
 
 it('adds each ticket status and priority to the search index of an existing file, and keeps them current', () => {
-  const data = mkdtempSync(join(tmpdir(), 'shipyard-tickets-upgrade-'));
-  dirs.push(data);
-  const at = '2026-01-01T00:00:00.000Z';
-  const before = openTicketsDatabase(data, migrationsUpTo(3));
-  before.sqlite
-    .prepare("INSERT INTO projects (key, name, last_number, created_at) VALUES ('SHIP', 'S', 2, ?)")
-    .run(at);
+  const { data, before } = olderFile(3);
   const ticket = before.sqlite.prepare(
     `INSERT INTO tickets (project_id, number, key, title, description, type, status, priority, priority_rank,
        created_at, updated_at) VALUES (1, ?, ?, 'Crash on save', '', 'bug', ?, ?, ?, ?, ?)`,

@@ -3,9 +3,10 @@
 -- ticket of high priority), so a text search filtered by status and priority asks the index for those words
 -- instead of checking every hit of its words against the tickets table. U+0001 joins the word (it is one of
 -- the tokenizer's `tokenchars`); no stored text holds it (titles and descriptions lose control characters,
--- and older text loses it below) and a query loses it too, so no searched word can be a facet word. `facet` is a virtual column of tickets
--- (computed, not stored), which the index reads as its content; the index is recreated with the third column,
--- its triggers also follow status and priority changes, and it is rebuilt from the tickets.
+-- and older text loses it below) and a query loses it too, so no searched word can be a facet word. `facet`
+-- is a virtual column of tickets (computed, not stored), which the index reads as its content; the index is
+-- recreated with the third column, its triggers also follow status and priority changes, and it is rebuilt
+-- from the tickets.
 ALTER TABLE `tickets` ADD `facet` text GENERATED ALWAYS AS (char(1) || replace(`status`, '_', '') || char(1) || `priority_rank`) VIRTUAL;--> statement-breakpoint
 DROP TRIGGER `tickets_fts_insert`;--> statement-breakpoint
 DROP TRIGGER `tickets_fts_delete`;--> statement-breakpoint

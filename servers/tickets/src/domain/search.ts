@@ -597,7 +597,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     });
   } else {
     // With both a status and a priority filter, the pairs they let through go into the match as the index's
-    // facet words, and the other filters check the hits; unless the words are rare (see facetMatch).
+    // facet words, and the other filters check the hits; unless the words are rare (FACET_MIN_HITS_PER_WORD).
     const pairs = facetMatch(options.status ?? [], options.priority ?? []);
     const facets =
       pairs && hitsReach(db, match, pairs.words * FACET_MIN_HITS_PER_WORD) ? pairs.match : undefined;

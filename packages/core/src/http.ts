@@ -193,7 +193,8 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    await runtime.connect(transport);
+    // Every POST body was checked above (bodyProblem) before the transport sees it.
+    await runtime.connect(transport, { requestsChecked: true });
     await transport.handleRequest(req, res, body);
     // The transport refused the initialize (a wrong Accept or Content-Type): no session was opened, so
     // release the protocol server connected for it, or every refused request would keep one.

@@ -135,7 +135,8 @@ export async function runServer(
     }
     log.info(`listening on ${http.url}`, { readOnly: config.readOnly, tools: runtime.toolNames.length });
   } else {
-    await runtime.connect(new StdioTransport(process.stdin, process.stdout, log));
+    // The transport checks every request it passes on (readLine).
+    await runtime.connect(new StdioTransport(process.stdin, process.stdout, log), { requestsChecked: true });
     log.debug('serving on stdio', { readOnly: config.readOnly, tools: runtime.toolNames.length });
   }
 

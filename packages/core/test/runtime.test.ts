@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type CallToolResult,
   CallToolResultSchema,
@@ -1121,5 +1122,70 @@ describe('errors and the drain outside tool calls', () => {
     release('read late');
     await closing;
     expect((await read).contents[0]).toMatchObject({ text: 'read late' });
+  });
+});
+
+describe('connect on a transport that checks its requests', () => {
+  /** A raw session on an in-memory pair: what the server answers, by id. */
+  async function rawSession(requestsChecked: boolean) {
+    const runtime = new Runtime(createSample(), { logger: createLogger('notes', { level: 'silent' }) });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const answers = new Map<unknown, JSONRPCMessage>();
+    clientSide.onmessage = (message) => {
+      // The server's own ping to the client is answered, as a client would.
+      if ('method' in message && message.method === 'ping' && 'id' in message)
+        clientSide.send({ jsonrpc: '2.0', id: message.id, result: {} });
+      else if ('id' in message) answers.set(message.id, message);
+    };
+    const server = await runtime.connect(serverSide, { requestsChecked });
+    await clientSide.start();
+    const send = (message: Record<string, unknown>) =>
+      clientSide.send({ jsonrpc: '2.0', ...message } as JSONRPCMessage);
+    await send({
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '0' },
+      },
+    });
+    await send({ method: 'notifications/initialized' });
+    const close = async () => {
+      await clientSide.close();
+      await runtime.close();
+    };
+    return { server, answers, send, close };
+  }
+
+  // A request with a member JSON-RPC does not have: core's transports answer it -32600 before the runtime
+  // sees it, and the SDK's dispatch drops it as a message of no known type. Only a transport that does not
+  // check could hand it over; it shows which way requests go.
+  const odd = { id: 2, method: 'tools/list', extra: true };
+
+  it('takes requests straight to their handlers, and the rest through the SDK', async () => {
+    const { server, answers, send, close } = await rawSession(true);
+    await send(odd);
+    await send({ id: 3, method: 'tools/call', params: { name: 'echo_text', arguments: { text: 'hi' } } });
+    await waitFor(() => answers.has(3), 'the tools/call answer');
+    expect(answers.get(2)).toMatchObject({ result: { tools: expect.any(Array) } });
+    expect(answers.get(3)).toMatchObject({ result: { structuredContent: { text: 'hi' } } });
+    // A response to the server's own request goes through the SDK's dispatch to the request waiting for it.
+    await expect(server.ping()).resolves.toEqual({});
+    await close();
+  });
+
+  it('leaves every message to the SDK on a transport that does not say it checks', async () => {
+    const { answers, send, close } = await rawSession(false);
+    await send(odd);
+    await send({ id: 3, method: 'tools/list' });
+    await waitFor(() => answers.has(3), 'the tools/list answer');
+    expect(answers.has(2)).toBe(false);
+    await close();
+  });
+
+  it('relies on the SDK handling a request it is handed (its _onrequest)', () => {
+    // Without it, requests still work (through the SDK's dispatch), only slower: this says when it is gone.
+    expect(typeof (Protocol.prototype as unknown as { _onrequest?: unknown })._onrequest).toBe('function');
   });
 });

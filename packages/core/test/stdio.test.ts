@@ -1,5 +1,5 @@
 import { PassThrough, Writable } from 'node:stream';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCRequest, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
 import { parseJson } from '../src/messages.js';
@@ -89,6 +89,14 @@ describe('classifyLine and what the SDK drops', () => {
       const accepted = JSONRPCMessageSchema.safeParse(JSON.parse(line)).success;
       expect(classifyLine(line) === 'message', line).toBe(accepted);
     }
+  });
+
+  it('passes on a message with a method and an id only when it is a request to the SDK too', () => {
+    // What lets the runtime take such a message straight to its handler (connect's requestsChecked).
+    const all = [...lines.fine, ...lines.answered.map(([line]) => line), ...lines.dropped];
+    const passed = all.filter((line) => classifyLine(line) === 'message' && 'id' in JSON.parse(line));
+    expect(passed.length).toBeGreaterThan(3);
+    for (const line of passed) expect(isJSONRPCRequest(JSON.parse(line)), line).toBe(true);
   });
 
   it('answers a refused request with its id when it has a usable one, and never a notification', () => {

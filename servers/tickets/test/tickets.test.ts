@@ -2,6 +2,7 @@ import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } fro
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { comments, history, links, tickets } from '../src/db/schema.js';
+import { type CreateTicket, createTicket } from '../src/domain/tickets.js';
 import getTicket from '../src/tools/get_ticket.js';
 import transitionTicket from '../src/tools/transition_ticket.js';
 import updateTicket from '../src/tools/update_ticket.js';
@@ -83,6 +84,33 @@ describe('create_ticket', () => {
       history: [{ field: 'created', old: null, new: 'SHIP-1', by: 'ana' }],
     });
     expect((await seedTicket(client, { title: 'Second' })).key).toBe('SHIP-2');
+  });
+
+  it('builds the ticket it returns from the row it stored (every field, as get_ticket reads it back)', async () => {
+    const { database } = await setup(1);
+    const inputs: CreateTicket[] = [
+      { project: 'ship', title: 'Bare' },
+      {
+        project: 'SHIP',
+        title: 'Every field',
+        description: '# Steps\n\n1. log in',
+        type: 'bug',
+        priority: 'high',
+        assignee: 'bo',
+        reporter: null,
+        labels: ['UI', ' auth', 'ui'],
+        estimate: 2.5,
+        due_date: '2026-12-24',
+        parent: 'ship-1',
+      },
+      { project: 'SHIP', title: 'Whole estimate', estimate: 3, reporter: 'cy', labels: [] },
+    ];
+    for (const input of inputs) {
+      const created = createTicket(database.db, input, 'ana');
+      const { comments_total, history_total, ...stored } = await get(created.key, []);
+      expect(created).toStrictEqual(stored);
+      expect([comments_total, history_total]).toEqual([0, 1]);
+    }
   });
 
   it('links a parent in any project', async () => {

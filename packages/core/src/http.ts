@@ -193,7 +193,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    // Every POST body was checked above (bodyProblem) before the transport sees it.
+    // Every request in a POST body (a message with a string method) was checked above (bodyProblem).
     await runtime.connect(transport, { requestsChecked: true });
     await transport.handleRequest(req, res, body);
     // The transport refused the initialize (a wrong Accept or Content-Type): no session was opened, so

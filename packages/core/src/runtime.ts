@@ -109,8 +109,8 @@ class SessionServer extends Server {
  * The SDK's dispatch asks zod schemas what each message is, in turn: a result, an error, a request. For a
  * request the first two fail and build their issues, which cost about 20 µs of a 0.55 ms tools/call over
  * stdio (the bin measured both ways, alternating). On a transport that has already checked its requests as
- * those schemas would, a message with a method and an id goes straight to the protocol's request handling;
- * the rest (notifications, and responses to the server's own requests) still go through the dispatch.
+ * those schemas would, a message with a string method and an id goes straight to the protocol's request
+ * handling; the rest (notifications, and responses to the server's own requests) still go through the dispatch.
  * `_onrequest` is the SDK's own, not public: where it is missing, every message goes through the dispatch.
  */
 function takeRequestsDirectly(server: Server, transport: Transport): void {
@@ -118,7 +118,9 @@ function takeRequestsDirectly(server: Server, transport: Transport): void {
   const onrequest = (server as unknown as { _onrequest?: unknown })._onrequest;
   if (!dispatch || typeof onrequest !== 'function') return;
   transport.onmessage = (message, extra) => {
-    if ('method' in message && 'id' in message) onrequest.call(server, message, extra);
+    // A string method: a response with a method member of another type is passed on unchecked, as a response.
+    if ('id' in message && typeof (message as { method?: unknown }).method === 'string')
+      onrequest.call(server, message, extra);
     else dispatch(message, extra);
   };
 }

@@ -1166,9 +1166,12 @@ describe('connect on a transport that checks its requests', () => {
   it('takes requests straight to their handlers, and the rest through the SDK', async () => {
     const { server, answers, send, close } = await rawSession(true);
     await send(odd);
+    // A response whose method member is not a string is a response (which the SDK drops), not a request.
+    await send({ id: 4, method: 5, result: {} });
     await send({ id: 3, method: 'tools/call', params: { name: 'echo_text', arguments: { text: 'hi' } } });
     await waitFor(() => answers.has(3), 'the tools/call answer');
     expect(answers.get(2)).toMatchObject({ result: { tools: expect.any(Array) } });
+    expect(answers.has(4)).toBe(false);
     expect(answers.get(3)).toMatchObject({ result: { structuredContent: { text: 'hi' } } });
     // A response to the server's own request goes through the SDK's dispatch to the request waiting for it.
     await expect(server.ping()).resolves.toEqual({});

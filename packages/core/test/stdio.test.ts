@@ -91,10 +91,19 @@ describe('classifyLine and what the SDK drops', () => {
     }
   });
 
-  it('passes on a message with a method and an id only when it is a request to the SDK too', () => {
+  it('passes on a message with a string method and an id only when it is a request to the SDK too', () => {
     // What lets the runtime take such a message straight to its handler (connect's requestsChecked).
-    const all = [...lines.fine, ...lines.answered.map(([line]) => line), ...lines.dropped];
-    const passed = all.filter((line) => classifyLine(line) === 'message' && 'id' in JSON.parse(line));
+    const responses = [
+      '{"jsonrpc":"2.0","id":7,"method":5,"result":{}}',
+      '{"jsonrpc":"2.0","id":1.5,"method":null,"error":{"code":1,"message":"x"}}',
+      '{"jsonrpc":"2.0","id":1,"method":[],"result":{}}',
+      '{"jsonrpc":"2.0","id":2,"method":"ping","result":{}}',
+    ];
+    const all = [...lines.fine, ...lines.answered.map(([line]) => line), ...lines.dropped, ...responses];
+    const passed = all.filter((line) => {
+      const message = JSON.parse(line);
+      return classifyLine(line) === 'message' && 'id' in message && typeof message.method === 'string';
+    });
     expect(passed.length).toBeGreaterThan(3);
     for (const line of passed) expect(isJSONRPCRequest(JSON.parse(line)), line).toBe(true);
   });

@@ -104,6 +104,8 @@ describe('create_ticket', () => {
         parent: 'ship-1',
       },
       { project: 'SHIP', title: 'Whole estimate', estimate: 3, reporter: 'cy', labels: [] },
+      // What only a caller past the transports can pass: half an emoji, and -0 (stored as 0).
+      { project: 'SHIP', title: 'Cut \uD83D', description: '\uDE80 off', assignee: 'x\uD83D', estimate: -0 },
     ];
     for (const input of inputs) {
       const created = createTicket(database.db, input, 'ana');

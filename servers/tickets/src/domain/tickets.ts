@@ -42,6 +42,14 @@ export interface CreateTicket {
 }
 
 /**
+ * Text as createTicket stores it: a lone surrogate (half of an emoji) becomes U+FFFD, as the stdio and HTTP
+ * transports already make it. Stored as it is, it would read back as three U+FFFD, not as the ticket answered.
+ */
+function asStored<T extends string | null>(text: T): T {
+  return (text === null ? text : (text as string & { toWellFormed(): string }).toWellFormed()) as T;
+}
+
+/**
  * createTicket's statements and transaction, prepared once per database on the raw connection. It is the
  * hottest write, and drizzle's per-call transaction wrapper and row mapping were about a third of it
  * (measured in one process: 190-220 µs a ticket through drizzle, 145-150 µs like this). The values are
@@ -79,16 +87,17 @@ function prepareCreate(db: TicketsDb) {
       projectId: found.id,
       number: found.number,
       key: `${found.key}-${found.number}`,
-      title: input.title,
-      description: input.description ?? '',
+      title: asStored(input.title),
+      description: asStored(input.description ?? ''),
       type: input.type ?? 'task',
       status: 'backlog',
       priority,
       priorityRank: priorityRank(priority),
-      assignee: input.assignee ?? null,
-      reporter: input.reporter === undefined ? (user ?? null) : input.reporter,
+      assignee: asStored(input.assignee ?? null),
+      reporter: asStored(input.reporter === undefined ? (user ?? null) : input.reporter),
       labels: JSON.stringify(normaliseLabels(input.labels ?? [])),
-      estimate: input.estimate ?? null,
+      // SQLite stores -0 as 0.
+      estimate: input.estimate === undefined || input.estimate === null ? null : input.estimate + 0,
       dueDate: input.due_date ?? null,
       parentId,
       resolution: null,

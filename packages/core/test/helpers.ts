@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import {
   createLogger,
@@ -9,6 +9,13 @@ import {
   type RuntimeOptions,
   type ServerDefinition,
 } from '../src/index.js';
+
+/** The params of an `initialize` a raw client (no SDK client) sends. */
+export const RAW_INITIALIZE_PARAMS = {
+  protocolVersion: LATEST_PROTOCOL_VERSION,
+  capabilities: {},
+  clientInfo: { name: 'raw', version: '0' },
+};
 
 export interface Harness {
   runtime: Runtime;

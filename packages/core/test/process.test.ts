@@ -3,9 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { expectToolOk } from './helpers.js';
+import { expectToolOk, RAW_INITIALIZE_PARAMS } from './helpers.js';
 
 // The fixture imports the built core: `pnpm --filter @shipyard/core build` first.
 const FIXTURE = fileURLToPath(new URL('./fixtures/server.mjs', import.meta.url));
@@ -130,11 +129,7 @@ async function initialize(proc: Proc): Promise<void> {
     jsonrpc: '2.0',
     id: 1,
     method: 'initialize',
-    params: {
-      protocolVersion: LATEST_PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: 'raw', version: '0' },
-    },
+    params: RAW_INITIALIZE_PARAMS,
   });
   const answer = await proc.response(1);
   expect(answer.result).toMatchObject({ serverInfo: { name: 'shipyard-fixture', version: '9.8.7' } });

@@ -27,6 +27,7 @@ import {
   expectToolError,
   expectToolOk,
   type Harness,
+  RAW_INITIALIZE_PARAMS,
   trackSlowEcho,
   waitFor,
 } from './helpers.js';
@@ -715,11 +716,7 @@ describe('subscriptions', () => {
     const initialize = (id: number, params: Record<string, unknown>) =>
       clientSide.send({ jsonrpc: '2.0', id, method: 'initialize', params });
     await initialize(1, { protocolVersion: 5, clientInfo: { name: 'raw', version: '0' } });
-    await initialize(2, {
-      protocolVersion: LATEST_PROTOCOL_VERSION,
-      capabilities: {},
-      clientInfo: { name: 'raw', version: '0' },
-    });
+    await initialize(2, RAW_INITIALIZE_PARAMS);
     await waitFor(() => answers.length === 2, 'two answers');
     const [bad, good] = answers as {
       id: number;
@@ -1141,15 +1138,7 @@ describe('connect on a transport that checks its requests', () => {
     await clientSide.start();
     const send = (message: Record<string, unknown>) =>
       clientSide.send({ jsonrpc: '2.0', ...message } as JSONRPCMessage);
-    await send({
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: LATEST_PROTOCOL_VERSION,
-        capabilities: {},
-        clientInfo: { name: 'raw', version: '0' },
-      },
-    });
+    await send({ id: 1, method: 'initialize', params: RAW_INITIALIZE_PARAMS });
     await send({ method: 'notifications/initialized' });
     const close = async () => {
       await clientSide.close();

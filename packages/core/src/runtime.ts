@@ -110,15 +110,16 @@ class SessionServer extends Server {
  * request the first two fail and build their issues, which cost about 20 µs of a 0.55 ms tools/call over
  * stdio (the bin measured both ways, alternating). On a transport that has already checked its requests as
  * those schemas would, a message with a string method and an id goes straight to the protocol's request
- * handling; the rest (notifications, and responses to the server's own requests) still go through the dispatch.
- * `_onrequest` is the SDK's own, not public: where it is missing, every message goes through the dispatch.
+ * handling; the rest (notifications, and responses to the server's own requests) still go through the
+ * dispatch. `_onrequest` is the SDK's own, not public: where it is missing, every message goes through the
+ * dispatch.
  */
 function takeRequestsDirectly(server: Server, transport: Transport): void {
   const dispatch = transport.onmessage;
   const onrequest = (server as unknown as { _onrequest?: unknown })._onrequest;
   if (!dispatch || typeof onrequest !== 'function') return;
   transport.onmessage = (message, extra) => {
-    // A string method: a response with a method member of another type is passed on unchecked, as a response.
+    // A string method: a response with a method member of another type was passed on as a response.
     if ('id' in message && typeof (message as { method?: unknown }).method === 'string')
       onrequest.call(server, message, extra);
     else dispatch(message, extra);
@@ -293,9 +294,9 @@ export class Runtime {
 
   /**
    * Create a protocol server for one client and connect it to a transport. With `requestsChecked`, the
-   * transport promises that every message with a method and an id it hands over is a request as JSON-RPC
-   * and MCP have it (core's stdio and HTTP transports check each with `refusal`, messages.ts), and such messages
-   * skip the SDK's dispatch (see {@link takeRequestsDirectly}).
+   * transport promises that every message with a string method and an id it hands over is a request as
+   * JSON-RPC and MCP have it (core's stdio and HTTP transports check each with `refusal`, messages.ts), and
+   * such messages skip the SDK's dispatch (see {@link takeRequestsDirectly}).
    */
   async connect(transport: Transport, options: { requestsChecked?: boolean } = {}): Promise<Server> {
     const server = this.createServer();

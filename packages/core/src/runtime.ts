@@ -164,7 +164,37 @@ interface CompiledTool {
 interface CompiledResource {
   def: ResourceDefinition<unknown>;
   template: UriTemplate | undefined;
+  /** The template with each variable matching any text; see {@link looseTemplate}. */
+  loose: LooseTemplate | undefined;
 }
+
+interface LooseTemplate {
+  pattern: RegExp;
+  names: string[];
+}
+
+/**
+ * A template of plain `{name}` variables as a pattern in which a variable matches any text, `/` and `,` too,
+ * which RFC 6570 matching refuses in a variable's value. A URI that no template matches as RFC 6570 reads it
+ * is matched with these, so the resource's own `read` says what is wrong with the value (`tickets://SHIP-1,
+ * SHIP-2`: one key a read) instead of a bare "not found". Undefined for a template with other expressions.
+ */
+function looseTemplate(uri: string): LooseTemplate | undefined {
+  const names: string[] = [];
+  let pattern = '^';
+  let last = 0;
+  for (const match of uri.matchAll(/\{([^}]*)\}/g)) {
+    const name = match[1] ?? '';
+    if (!/^\w+$/.test(name)) return undefined;
+    pattern += `${escapeRegExp(uri.slice(last, match.index))}(.+)`;
+    names.push(name);
+    last = match.index + match[0].length;
+  }
+  if (names.length === 0) return undefined;
+  return { pattern: new RegExp(`${pattern}${escapeRegExp(uri.slice(last))}$`, 's'), names };
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 interface Session {
   server: Server;
@@ -260,6 +290,7 @@ export class Runtime {
     this.resources = (definition.resources ?? []).map((def) => ({
       def,
       template: UriTemplate.isTemplate(def.uri) ? new UriTemplate(def.uri) : undefined,
+      loose: looseTemplate(def.uri),
     }));
     for (const prompt of definition.prompts ?? []) {
       // A workflow whose tools are not all offered would fail part way: it is not offered either.
@@ -603,7 +634,7 @@ export class Runtime {
       }
       throw new RpcError(
         ErrorCode.InvalidParams,
-        `Unknown tool: ${named(name)}. Available tools: ${this.toolNames.join(', ')}`,
+        `Unknown tool: ${named(name)}. Available tools: ${this.toolNames.join(', ') || 'none'}`,
       );
     }
     let parsed = tool.input.safeParse(args ?? {}, { reportInput: true });
@@ -738,6 +769,14 @@ export class Runtime {
         return { resource, params };
       }
     }
+    for (const resource of this.resources) {
+      const { loose } = resource;
+      const values = loose && uri.match(loose.pattern);
+      if (loose && values) {
+        const params = Object.fromEntries(loose.names.map((name, i) => [name, values[i + 1] ?? '']));
+        return { resource, params };
+      }
+    }
     throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${named(uri)}`, { uri });
   }
 
@@ -766,7 +805,7 @@ export class Runtime {
     if (!prompt) {
       throw new RpcError(
         ErrorCode.InvalidParams,
-        `Unknown prompt: ${named(name)}. Available prompts: ${[...this.prompts.keys()].join(', ')}`,
+        `Unknown prompt: ${named(name)}. Available prompts: ${[...this.prompts.keys()].join(', ') || 'none'}`,
       );
     }
     const allowed = Object.keys(prompt.args);

@@ -508,7 +508,7 @@ describe('allow-list', () => {
     const without = await start({ tools: ['update_note', 'slow_echo'] });
     expect((await without.client.listPrompts()).prompts).toEqual([]);
     const error = await expectRpcError(without.client.getPrompt({ name: 'summarise' }), INVALID_PARAMS);
-    expect(error.message).toContain('Unknown prompt');
+    expect(error.message).toMatch(/Unknown prompt: summarise\. Available prompts: none$/);
     await without.close();
     const all = await start({ tools: ['echo_text'] });
     expect((await all.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['review-note', 'summarise']);
@@ -531,6 +531,8 @@ describe('allow-list', () => {
     expect(error.hint).toBe(
       'No tool is offered: --tools names none that only reads; start the server without --read-only to change data',
     );
+    const unknown = await expectRpcError(client.callTool({ name: 'nope', arguments: {} }), INVALID_PARAMS);
+    expect(unknown.message).toMatch(/Unknown tool: nope\. Available tools: none$/);
   });
 
   it('throws ConfigError naming the unknown tools and listing the real ones', () => {
@@ -597,6 +599,21 @@ describe('resources', () => {
     const error = await expectRpcError(client.readResource({ uri: 'nothing://here' }), RESOURCE_NOT_FOUND);
     expect(error.message).toContain('nothing://here');
     await expectStillServing(client);
+  });
+
+  it("lets the resource's read judge a value with `/` or `,`, which no template variable matches as such", async () => {
+    const { client } = await start();
+    for (const id of ['a1,a2', 'a/1']) {
+      const error = await expectRpcError(client.readResource({ uri: `notes://${id}` }), RESOURCE_NOT_FOUND);
+      expect(error.message).toContain(`No note ${id}`);
+    }
+    const tag = await client.readResource({ uri: 'tags://x/y,z' });
+    expect(tag.contents[0]).toMatchObject({ uri: 'tags://x/y,z', text: '{"tag":"x/y,z"}' });
+    // A URI that fits a template as it stands still goes to that template; one that fits none is not found.
+    expect((await client.readResource({ uri: 'notes://index' })).contents[0]?.mimeType).toBe(
+      'application/json',
+    );
+    await expectRpcError(client.readResource({ uri: 'notes:/a/1' }), RESOURCE_NOT_FOUND);
   });
 
   it('answers -32002 when read throws NotFound', async () => {

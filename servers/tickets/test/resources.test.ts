@@ -100,6 +100,7 @@ describe('tickets://projects/{project}', () => {
     expect(ship).not.toContain('OPS-');
     expect(ship).toContain('## Oldest open urgent tickets (5 of 12)');
     expect(ship).toContain('## Overdue open tickets (5 of 12)');
+    expect(ship).toContain('## Recently updated (5 of 12)');
     const recent = ship.slice(ship.indexOf('## Recently updated'));
     expect(recent.match(/^- SHIP-\d+/gm)).toEqual([
       '- SHIP-12',
@@ -111,6 +112,7 @@ describe('tickets://projects/{project}', () => {
     const ops = await readText(client, 'tickets://projects/OPS');
     expect(ops).not.toContain('SHIP-');
     expect(ops).toContain('| urgent | 2 |');
+    expect(ops).toContain('## Recently updated\n');
     expect(ops.slice(ops.indexOf('## Recently updated')).match(/^- OPS-\d+/gm)).toEqual([
       '- OPS-2',
       '- OPS-1',
@@ -368,6 +370,22 @@ describe('tickets://{key}', () => {
     expect(near.message).toContain('did you mean SHIP-1');
     const past = await expectRpcError(client.readResource({ uri: 'tickets://SHIP-99' }), RESOURCE_NOT_FOUND);
     expect(past.message).toContain("No ticket SHIP-99: SHIP's keys go from SHIP-1 to SHIP-1");
+    // A `,` or `/` in the key, which no template variable takes as such, gets the same answers as when encoded.
+    const two = await expectRpcError(
+      client.readResource({ uri: 'tickets://SHIP-1,SHIP-2' }),
+      RESOURCE_NOT_FOUND,
+    );
+    expect(two.message).toContain('it names more than one ticket');
+    const path = await expectRpcError(
+      client.readResource({ uri: 'tickets://browse/SHIP-1' }),
+      RESOURCE_NOT_FOUND,
+    );
+    expect(path.message).toContain('did you mean SHIP-1');
+    const history = await expectRpcError(
+      client.readResource({ uri: 'tickets://browse/SHIP-1/history' }),
+      RESOURCE_NOT_FOUND,
+    );
+    expect(history.message).toContain('did you mean SHIP-1');
   });
 
   it('completes keys numerically: SHIP-4 gives SHIP-4, SHIP-40, SHIP-41…', async () => {
@@ -422,6 +440,8 @@ describe('tickets://{key}', () => {
       'tickets://AA-2?x=1',
       'tickets://AA-2%23f/history',
       'tickets://projects/S-1',
+      'tickets://SHIP-1,SHIP-2',
+      'tickets://browse/SHIP-1',
     ]) {
       const error = await client.subscribeResource({ uri }).then(
         () => undefined,

@@ -345,7 +345,7 @@ export function projectMarkdown(db: Tx, value: string | undefined): string {
     ...section(
       'Recently updated',
       recent.length,
-      recent.length,
+      total,
       recent.map((row) => line(row, `, updated ${row.updatedAt}`)),
     ),
   ].join('\n');

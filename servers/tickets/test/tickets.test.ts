@@ -248,6 +248,10 @@ describe('create_ticket', () => {
     const label = '\u0130'.repeat(25);
     await seedTicket(client, { title: 'T', labels: [label] });
     expect(await callOk(client, 'search_tickets', { label })).toMatchObject({ total: 1 });
+    // An emoji is one character here too, as in every limit: 50 of them make a label the filter takes.
+    const bugs = '\u{1F41B}'.repeat(50);
+    await seedTicket(client, { title: 'Bugs', labels: [bugs] });
+    expect(await callOk(client, 'search_tickets', { label: bugs })).toMatchObject({ total: 1 });
   });
 
   it('refuses a label or a person that is not one line with something visible', async () => {
@@ -713,6 +717,29 @@ describe('update_ticket', () => {
     const { key } = await seedTicket(client, { title: 'Mentioned', assignee: '@ana' });
     expect((await get(key, [])).assignee).toBe('ana');
     expect((await callOk<{ total: number }>(client, 'search_tickets', { assignee: '@me' })).total).toBe(1);
+    // A blank after the @ is not part of the name either.
+    const spaced = await seedTicket(client, { title: 'Spaced', assignee: '@ bob', reporter: ' @ bob ' });
+    expect(await get(spaced.key, [])).toMatchObject({ assignee: 'bob', reporter: 'bob' });
+    expect((await callOk<{ total: number }>(client, 'search_tickets', { assignee: 'bob' })).total).toBe(1);
+  });
+
+  it('refuses a name whose composed form (NFC) has more than 100 characters', async () => {
+    await setup(1);
+    // क़ (U+0958) is two characters once composed, as every stored name is.
+    const long = '\u0958'.repeat(51);
+    for (const field of ['assignee', 'reporter'] as const) {
+      const error = await callError(
+        client,
+        'create_ticket',
+        { project: 'SHIP', title: 'T', [field]: long },
+        'invalid_input',
+      );
+      expect(error.message).toContain('must have at most 100 characters');
+    }
+    const error = await updateError({ key: 'SHIP-1', assignee: long }, 'invalid_input');
+    expect(error.message).toContain('must have at most 100 characters');
+    await update({ key: 'SHIP-1', assignee: '\u0958'.repeat(50) });
+    expect([...((await get('SHIP-1', [])).assignee ?? '')]).toHaveLength(100);
   });
 
   it('refuses a stale expected_version with a conflict naming the current version, changing nothing', async () => {

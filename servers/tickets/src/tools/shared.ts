@@ -62,11 +62,11 @@ const oneLine = (text: string) =>
     .normalize('NFC');
 
 /**
- * The length (in characters, as the input limits count them) checked again after the text was cleaned: the
- * composed form of a few letters is longer (क़ is two characters in NFC).
+ * The length (in characters, as the input limits count them) checked again after the text was cleaned (by
+ * `clean`, or before this check): the composed form of a few letters is longer (क़ is two characters in NFC).
  */
-const within = (max: number) =>
-  [(text: string) => chars(text) <= max, `must have at most ${max} characters`] as const;
+const within = (max: number, clean = (text: string) => text) =>
+  [(text: string) => chars(clean(text)) <= max, `must have at most ${max} characters`] as const;
 
 /**
  * A one-line name or title of at most `max` characters with something visible in it (see {@link oneLine}).
@@ -98,6 +98,12 @@ export const markdown = (max: number) =>
 
 /** A mention (`@ana`) names ana: the @ is how chat writes a name, not part of it. A lone `@` stays. */
 const unmentioned = (value: string) => (value.startsWith('@') && value.length > 1 ? value.slice(1) : value);
+
+/**
+ * A person's name as stored: without a leading @ (`@ bob` is bob), without blanks around it, in Unicode's
+ * composed form (NFC), so José typed either way is one person.
+ */
+const personName = (value: string) => unmentioned(value.trim()).trim().normalize('NFC');
 
 /** A project key as typed: PROJECT_KEY in any case. */
 export const PROJECT_KEY_ANY_CASE = /^[A-Za-z][A-Za-z0-9]{1,9}$/;
@@ -134,8 +140,9 @@ export const fields = {
     .string()
     .trim()
     .max(100)
-    // The name resolvePerson keeps: `@` and nothing visible is no name.
-    .refine((name) => oneVisibleLine(unmentioned(name)), ONE_VISIBLE_LINE)
+    // The name resolvePerson keeps: `@` and nothing visible is no name, and its composed form may be longer.
+    .refine((name) => oneVisibleLine(personName(name)), ONE_VISIBLE_LINE)
+    .refine(...within(100, personName))
     .describe('Name, "me" or "none"'),
   labels: z
     .array(
@@ -146,7 +153,7 @@ export const fields = {
         .refine(oneVisibleLine, ONE_VISIBLE_LINE)
         // Stored lower-case, where some letters grow (İ is i and a dot): the label filter takes 50 at most.
         .refine(
-          (label) => normaliseLabel(label).length <= 50,
+          (label) => chars(normaliseLabel(label)) <= 50,
           'must have at most 50 characters in lower case',
         ),
     )
@@ -166,13 +173,13 @@ export const fields = {
 
 /**
  * A person argument: "me" is the configured user (--user / SHIPYARD_USER), "none" is nobody; any other name
- * in Unicode's composed form (NFC), so José typed either way is one person, and without a leading @.
+ * as {@link personName} keeps it.
  */
 export function resolvePerson(value: string, user: string | undefined): string | null {
-  const name = unmentioned(value);
+  const name = personName(value);
   const word = name.toLowerCase();
   if (word === 'none') return null;
-  if (word !== 'me') return name.normalize('NFC');
+  if (word !== 'me') return name;
   if (!user) {
     throw new InvalidInput('"me" needs a configured user, and this server has none', {
       hint: 'Name the person instead, or start the server with --user / SHIPYARD_USER',

@@ -245,6 +245,16 @@ describe('create_ticket', () => {
       'invalid_input',
     );
     expect(error.message).toContain('must have at most 50 characters in lower case');
+    // A label too long as given is told so once, not again for its lower case.
+    const long = await callError(
+      client,
+      'create_ticket',
+      { project: 'SHIP', title: 'T', labels: ['x'.repeat(51)] },
+      'invalid_input',
+    );
+    expect(long.message).toBe(
+      'Invalid arguments for create_ticket: `labels[0]` must have at most 50 characters',
+    );
     const label = '\u0130'.repeat(25);
     await seedTicket(client, { title: 'T', labels: [label] });
     expect(await callOk(client, 'search_tickets', { label })).toMatchObject({ total: 1 });

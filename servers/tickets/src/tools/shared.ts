@@ -139,7 +139,7 @@ export const fields = {
   person: z
     .string()
     .trim()
-    .max(100)
+    .max(100, { abort: true })
     // The name resolvePerson keeps: `@` and nothing visible is no name, and its composed form may be longer.
     .refine((name) => oneVisibleLine(personName(name)), ONE_VISIBLE_LINE)
     .refine(...within(100, personName))
@@ -149,7 +149,7 @@ export const fields = {
       z
         .string()
         .trim()
-        .max(50)
+        .max(50, { abort: true })
         .refine(oneVisibleLine, ONE_VISIBLE_LINE)
         // Stored lower-case, where some letters grow (İ is i and a dot): the label filter takes 50 at most.
         .refine(

@@ -1,5 +1,5 @@
 import { readMigrationFiles } from 'drizzle-orm/migrator';
-import type { ShipyardDatabase } from './open.js';
+import { aboutFile, type ShipyardDatabase } from './open.js';
 
 /** The bookkeeping table drizzle's migrator (and drizzle-kit) use. */
 const MIGRATIONS_TABLE = '__drizzle_migrations';
@@ -22,12 +22,52 @@ export interface MigrateResult {
  * apply the same migration: one fails with "table already exists" or SQLITE_BUSY, and a migration
  * without a failing statement (a data backfill) would run twice.
  *
+ * A file already up to date is found so with a read, without the write lock: a server starts while another
+ * process holds a long write. A file whose last recorded migration is newer than any in the folder was
+ * migrated by a newer release; it is refused, and nothing is written.
+ *
  * Foreign keys are switched off while migrating (a PRAGMA is a no-op inside a transaction, so the
  * `PRAGMA foreign_keys=OFF` drizzle-kit writes around a table rebuild does nothing) so that
  * `DROP TABLE` of a rebuilt parent cannot cascade-delete its children; `PRAGMA foreign_key_check`
  * must then come back empty before commit, else everything is rolled back.
  */
+/** The `created_at` of the last migration recorded in the file, or undefined when there is none. */
+function appliedUpTo(sqlite: ShipyardDatabase['sqlite']): number | undefined {
+  const table = sqlite
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+    .pluck()
+    .get(MIGRATIONS_TABLE);
+  if (table === undefined) return undefined;
+  const last = sqlite
+    .prepare(`SELECT created_at FROM "${MIGRATIONS_TABLE}" ORDER BY created_at DESC LIMIT 1`)
+    .pluck()
+    .get() as number | string | null | undefined;
+  return last === undefined || last === null ? undefined : Number(last);
+}
+
+/** A file migrated by a newer release: this one would read or write it by an older schema. */
+function newerRelease(file: string, last: number, newest: number): Error {
+  const day = (millis: number) =>
+    Number.isFinite(millis) ? new Date(millis).toISOString().slice(0, 10) : '?';
+  return new Error(
+    `${file} was migrated by a newer release of this server (its last migration is of ${day(last)}, the ` +
+      `newest this release knows is of ${day(newest)}), so this release does not know its tables. Nothing ` +
+      'was changed: run the newer release, or give this one another data directory.',
+  );
+}
+
 export function migrate<TSchema extends Record<string, unknown>>(
+  database: ShipyardDatabase<TSchema>,
+  migrationsFolder: string,
+): MigrateResult {
+  try {
+    return migrateFile(database, migrationsFolder);
+  } catch (error) {
+    throw aboutFile(database.path, error);
+  }
+}
+
+function migrateFile<TSchema extends Record<string, unknown>>(
   database: ShipyardDatabase<TSchema>,
   migrationsFolder: string,
 ): MigrateResult {
@@ -36,6 +76,16 @@ export function migrate<TSchema extends Record<string, unknown>>(
   if (sqlite.inTransaction) {
     throw new Error('migrate() cannot run inside a transaction.');
   }
+  const newest = Math.max(...migrations.map((migration) => migration.folderMillis));
+  /** The last applied migration's time; refuses a file that a newer release has migrated further. */
+  const lastApplied = (): number | undefined => {
+    const last = appliedUpTo(sqlite);
+    if (last !== undefined && last > newest) throw newerRelease(database.path, last, newest);
+    return last;
+  };
+  // A read first: a file that is up to date needs no write lock, which another process may hold for a while.
+  const seen = lastApplied();
+  if (seen !== undefined && seen >= newest) return { applied: 0 };
 
   const foreignKeys = sqlite.pragma('foreign_keys', { simple: true }) === 1;
   if (foreignKeys) sqlite.pragma('foreign_keys = OFF');
@@ -44,11 +94,8 @@ export function migrate<TSchema extends Record<string, unknown>>(
       sqlite.exec(
         `CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`,
       );
-      const last = sqlite
-        .prepare(`SELECT created_at FROM "${MIGRATIONS_TABLE}" ORDER BY created_at DESC LIMIT 1`)
-        .pluck()
-        .get() as number | string | null | undefined;
-      const lastMillis = last === undefined || last === null ? undefined : Number(last);
+      // Again under the lock: another process may have migrated since the read above.
+      const lastMillis = lastApplied();
       const record = sqlite.prepare(`INSERT INTO "${MIGRATIONS_TABLE}" ("hash", "created_at") VALUES (?, ?)`);
       let applied = 0;
       for (const migration of migrations) {

@@ -64,6 +64,17 @@ function ensureDataDir(dir: string): void {
 }
 
 /**
+ * SQLite's error with the database file named: its own messages (`file is not a database`, `attempt to
+ * write a readonly database`, `database is locked`) do not say which file. Its `code` is kept; any other
+ * error is returned as it is.
+ */
+export function aboutFile(file: string, error: unknown): unknown {
+  const { code } = (error ?? {}) as { code?: unknown };
+  if (!(error instanceof Error) || typeof code !== 'string' || !code.startsWith('SQLITE_')) return error;
+  return Object.assign(new Error(`${file}: ${error.message}`, { cause: error }), { code });
+}
+
+/**
  * Create the database file readable by its owner only (0600) when it does not exist yet; SQLite gives its
  * -wal and -shm files the database file's mode. An existing file keeps the mode it has.
  */
@@ -173,8 +184,12 @@ export function openDatabase<TSchema extends Record<string, unknown> = Record<st
       sqlite = new Database(file, { readonly: true, fileMustExist: true });
     } else {
       ensureDataDir(dir);
-      ensurePrivateFile(file);
-      sqlite = new Database(file);
+      try {
+        ensurePrivateFile(file);
+        sqlite = new Database(file);
+      } catch (error) {
+        throw aboutFile(file, error);
+      }
     }
   }
 
@@ -186,7 +201,7 @@ export function openDatabase<TSchema extends Record<string, unknown> = Record<st
     sqlite.pragma('synchronous = NORMAL');
   } catch (error) {
     sqlite.close();
-    throw error;
+    throw aboutFile(file, error);
   }
 
   cacheStatements(sqlite, statementCache);

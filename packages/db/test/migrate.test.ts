@@ -103,6 +103,43 @@ describe('migrate', () => {
     }
   });
 
+  it('refuses a file a newer release has migrated, changing nothing', () => {
+    const database = openDatabase({ server: 'tickets', dataDir: tempDir() });
+    try {
+      const newer = withExtraMigration('0001_labels', 'ALTER TABLE `items` ADD `label` text;');
+      migrate(database, newer);
+      const before = database.sqlite.prepare('SELECT count(*) FROM __drizzle_migrations').pluck().get();
+      expect(() => migrate(database, MIGRATIONS)).toThrow(
+        new RegExp(
+          `^${database.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} was migrated by a newer release`,
+        ),
+      );
+      expect(database.sqlite.prepare('SELECT count(*) FROM __drizzle_migrations').pluck().get()).toBe(before);
+      expect(migrate(database, newer)).toEqual({ applied: 0 });
+    } finally {
+      database.close();
+    }
+  });
+
+  it('needs no write lock when the file is up to date', () => {
+    const dir = tempDir();
+    const first = openDatabase({ server: 'tickets', dataDir: dir });
+    const second = openDatabase({ server: 'tickets', dataDir: dir, busyTimeoutMs: 50 });
+    try {
+      migrate(first, MIGRATIONS);
+      first.sqlite.exec('BEGIN IMMEDIATE');
+      expect(migrate(second, MIGRATIONS)).toEqual({ applied: 0 });
+      // A migration still to apply waits for the lock, and here gives up after busyTimeoutMs.
+      const folder = withExtraMigration('0001_labels', 'ALTER TABLE `items` ADD `label` text;');
+      expect(() => migrate(second, folder)).toThrow(`${second.path}: database is locked`);
+      first.sqlite.exec('ROLLBACK');
+      expect(migrate(second, folder)).toEqual({ applied: 1 });
+    } finally {
+      second.close();
+      first.close();
+    }
+  });
+
   it('rebuilds a parent table without cascading deletes into its children', () => {
     const database = openDatabase({ server: 'tickets', dataDir: tempDir() });
     try {

@@ -74,6 +74,20 @@ describe('openDatabase', () => {
     );
   });
 
+  it("names the file in SQLite's errors, keeping their code", () => {
+    const dataDir = tempDir();
+    const file = path.join(dataDir, 'tickets.db');
+    fs.writeFileSync(file, Buffer.alloc(4096, 7));
+    let caught: unknown;
+    try {
+      openDatabase({ server: 'tickets', dataDir });
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as Error).message).toBe(`${file}: file is not a database`);
+    expect((caught as { code?: string }).code).toBe('SQLITE_NOTADB');
+  });
+
   it('says so when the data dir is a symbolic link to nothing', () => {
     const dataDir = path.join(tempDir(), 'link');
     const gone = path.join(tempDir(), 'gone');

@@ -76,6 +76,9 @@ export async function runServer(
     if (exit) process.exit(code);
     throw new UsageError(message);
   };
+  /** The last line of a failed start, written whatever the log level (the log may be silent). */
+  const couldNotStart = (error: unknown) =>
+    `could not start: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;
 
   let config: ServerConfig;
   try {
@@ -95,7 +98,7 @@ export async function runServer(
   const log = createLogger(name ?? 'server', { level: config.logLevel });
   // Nothing before the transport is up: HTTP warms up before it listens and handles a failure there. Then a
   // graceful stop (below).
-  let stopAfterFailedWarmUp = () => {};
+  let stopAfterFailedWarmUp = (_error: unknown) => {};
   let runtime: Runtime;
   try {
     const definition = typeof server === 'function' ? await server(config, log) : server;
@@ -104,12 +107,12 @@ export async function runServer(
       ...(config.tools ? { tools: config.tools } : {}),
       ...(config.user ? { user: config.user } : {}),
       logger: log,
-      onWarmUpError: () => stopAfterFailedWarmUp(),
+      onWarmUpError: (error) => stopAfterFailedWarmUp(error),
     });
   } catch (error) {
     if (error instanceof ConfigError || error instanceof UsageError) return fail(error.message);
     log.error(`start-up failed\n${stackOf(error)}`);
-    return fail('could not start; see the error above', 1);
+    return fail(couldNotStart(error), 1);
   }
 
   let http: HttpHandle | undefined;
@@ -118,9 +121,9 @@ export async function runServer(
     // not at its first client. (Over stdio the host waits for `initialize`, so that answers first.)
     try {
       await runtime.warmUp();
-    } catch {
+    } catch (error) {
       await runtime.close();
-      return fail('could not start; see the error above', 1);
+      return fail(couldNotStart(error), 1);
     }
     try {
       http = await startHttp(runtime, {
@@ -170,8 +173,9 @@ export async function runServer(
   };
   // A client may have sent more than initialize before warm-up failed (tools/list needs no database): the
   // messages already read are answered (setImmediate lets the initialize answer go out first), then it stops.
-  stopAfterFailedWarmUp = () => {
+  stopAfterFailedWarmUp = (error) => {
     exitCode = 1;
+    process.stderr.write(`${bin}: ${couldNotStart(error)}\n`);
     if (exit) setImmediate(() => shutdown('warm-up failed'));
   };
   if (exit) {

@@ -709,10 +709,13 @@ export class Runtime {
       return busy;
     }
     const ref = randomUUID().slice(0, 8);
-    this.log.error(`internal error in ${where} (ref ${ref})\n${stackOf(error)}`);
     if (this.warmUpFailed !== undefined) {
       // What the call needs could not be opened at start-up (a data directory, say): nothing to retry. The
-      // failure's code tells the user what to look for; its message stays in the log (it names paths).
+      // failure's code tells the user what to look for; its message stays in the log (it names paths), where
+      // warm-up wrote it with its stack: the call's own failure (the same, tried again) is one line.
+      this.log.error(
+        `${where} cannot run, as start-up failed (ref ${ref}): ${error instanceof Error ? error.message : String(error)}`,
+      );
       const code = this.warmUpFailed ? ` (${this.warmUpFailed})` : '';
       return new ShipyardError(
         'internal',
@@ -720,6 +723,7 @@ export class Runtime {
         { hint: 'Restart the server once what its log names is fixed' },
       );
     }
+    this.log.error(`internal error in ${where} (ref ${ref})\n${stackOf(error)}`);
     return new ShipyardError(
       'internal',
       `Internal error in ${where}; the server log has the details (ref ${ref})`,

@@ -383,6 +383,22 @@ describe('the bin', () => {
     expect(await proc.exited).toEqual({ code: 0, signal: null });
   });
 
+  it('says why it could not start in its last line, even with --log-level silent', async () => {
+    const env = {
+      FIXTURE_WARM_UP_FAILS: 'Cannot open /srv/x/fixture.db: file is not a database\nsecond line',
+    };
+    const why = 'shipyard-fixture: could not start: Cannot open /srv/x/fixture.db: file is not a database\n';
+    // Over stdio, warm-up follows the first initialize; the server then stops with exit code 1.
+    const proc = start(['--log-level', 'silent'], env);
+    await initialize(proc);
+    expect((await proc.exited).code).toBe(1);
+    expect(proc.stderr()).toBe(why);
+    // Over HTTP, it warms up before it listens.
+    const http = await runToExit(['--transport', 'http', '--port', '0', '--log-level', 'silent'], env);
+    expect(http.code).toBe(1);
+    expect(http.err).toBe(why);
+  });
+
   it('refuses to serve HTTP on 0.0.0.0 without SHIPYARD_HTTP_TOKEN', async () => {
     const result = await runToExit(['--host', '0.0.0.0', '--transport', 'http', '--port', '0']);
     expect(result.code).not.toBe(0);

@@ -221,6 +221,11 @@ describe('tools/call', () => {
     );
     expect(error.hint).toBe('Restart the server once what its log names is fixed');
     expect(error.message).not.toContain('/srv/data');
+    // Warm-up logged the failure with its stack; the call's failure is one line.
+    const lines = harness.logs.filter((line) => line.includes('fail_with cannot run, as start-up failed'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toMatch(/\n\s+at /);
+    expect(harness.logs.filter((line) => /\n\s+at /.test(line))).toHaveLength(1);
   });
 
   it('describes a refused call without running the transforms of arguments it was not given', async () => {

@@ -61,6 +61,31 @@ function bool(value: string | undefined, name: string): boolean {
   throw new UsageError(`${name} must be 1, true, yes or on (or 0, false, no, off), got "${value}"`);
 }
 
+/** The most characters of a user's name: what the tools take for any person. */
+const MAX_USER_CHARS = 100;
+
+/**
+ * The configured user is written as the author of every change and stands for `me`: a name as the tools
+ * take one (one line, something visible, at most 100 characters), and not a word they read as a person.
+ */
+function checkUser(user: string, source: string): void {
+  if (/[\p{Cc}\p{Zl}\p{Zp}]/u.test(user)) {
+    throw new UsageError(`${source} must be one line with no control characters, got "${named(user)}"`);
+  }
+  if (!/[^\s\p{Cf}]/u.test(user)) {
+    throw new UsageError(`${source} must name someone, got only blanks or invisible characters`);
+  }
+  const length = [...user].length;
+  if (length > MAX_USER_CHARS) {
+    throw new UsageError(`${source} must have at most ${MAX_USER_CHARS} characters, got ${length}`);
+  }
+  if (/^(me|none)$/i.test(user)) {
+    throw new UsageError(
+      `${source} must be a person's name, not "${user}": the tools read "me" as the configured user and "none" as nobody`,
+    );
+  }
+}
+
 export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServerConfig {
   let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
   try {
@@ -93,14 +118,12 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   if (values['data-dir'] !== undefined && !values['data-dir'].trim()) {
     throw new UsageError('--data-dir must name a directory, got an empty value');
   }
-  // Composed form (NFC), so the same name typed with combining accents is the same user.
-  const user = (values.user ?? env.SHIPYARD_USER)?.trim().normalize('NFC');
+  // Composed form (NFC), so the same name typed with combining accents is the same user; a mention (`@ada`)
+  // is ada, as the tools read a name.
+  const given = (values.user ?? env.SHIPYARD_USER)?.trim().normalize('NFC');
+  const user = given && given.length > 1 && given.startsWith('@') ? given.slice(1).trim() : given;
   if (values.user !== undefined && !user) throw new UsageError('--user must name someone, got a blank value');
-  // The name is written as the author of every change: one line, as the tools want every name.
-  if (user && /[\p{Cc}\p{Zl}\p{Zp}]/u.test(user)) {
-    const source = from('user', values.user, 'SHIPYARD_USER');
-    throw new UsageError(`${source} must be one line with no control characters, got "${named(user)}"`);
-  }
+  if (user) checkUser(user, from('user', values.user, 'SHIPYARD_USER'));
   // An empty or blank list, or host, given on purpose is refused rather than read as "no restriction"
   // (every tool, every interface).
   // An IPv6 address as a URL writes it ([::1]) is the address (::1): listen() takes no brackets.

@@ -238,6 +238,26 @@ describe('parseConfig', () => {
     expect(() => parseConfig([], { SHIPYARD_USER: 'ada\u0007' })).toThrow('SHIPYARD_USER must be one line');
   });
 
+  it('takes the user as the tools take a name: a mention, length, visible, not "me" or "none"', () => {
+    expect(parseConfig(['--user', '@ada'], {}).user).toBe('ada');
+    expect(parseConfig([], { SHIPYARD_USER: ' @ ada ' }).user).toBe('ada');
+    expect(parseConfig(['--user', '\u{1F600}'.repeat(100)], {}).user).toHaveLength(200);
+    expect(usageError(['--user', 'a'.repeat(101)]).message).toBe(
+      '--user must have at most 100 characters, got 101',
+    );
+    expect(usageError(['--user', '\u200b']).message).toBe(
+      '--user must name someone, got only blanks or invisible characters',
+    );
+    for (const word of ['none', 'ME', '@me']) {
+      expect(usageError(['--user', word]).message).toMatch(
+        /^--user must be a person's name, not "(none|ME|me)"/,
+      );
+    }
+    expect(usageError([], { SHIPYARD_USER: 'None' }).message).toMatch(
+      /^SHIPYARD_USER must be a person's name/,
+    );
+  });
+
   it('rejects a bad log level', () => {
     expect(usageError(['--log-level', 'verbose']).message).toContain('--log-level must be');
     // Names an object has but no level is: not taken for one.

@@ -28,6 +28,11 @@ export interface HttpOptions {
    * or gets 503 when every session is listening. Clients that go away without DELETE leave sessions behind.
    */
   maxSessions?: number;
+  /**
+   * A session opened less than this long ago is not closed to make room (default 10 s): its client has not
+   * had the time to use it yet, and a burst of new clients would otherwise close each other's sessions.
+   */
+  newSessionGraceMs?: number;
 }
 
 export interface HttpHandle {
@@ -50,6 +55,8 @@ export function isLoopback(host: string): boolean {
 
 interface SessionEntry {
   transport: StreamableHTTPServerTransport;
+  /** When it was opened. */
+  opened: number;
   /** When its last request ended (or its last stream closed). */
   lastSeen: number;
   /** Open GET streams: a client listening for notifications is not idle. */
@@ -75,7 +82,15 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const idleTimeout = options.idleTimeoutMs ?? 30 * 60_000;
   const maxSessions = options.maxSessions ?? 100;
+  const grace = options.newSessionGraceMs ?? 10_000;
   const sessions = new Map<string, SessionEntry>();
+  /** Initializes let through and not yet answered: each will take a place, or make room for itself. */
+  let opening = 0;
+  /** Sessions that may be closed to make room: idle, and not just opened. */
+  const closable = () => {
+    const now = Date.now();
+    return [...sessions].filter(([, entry]) => idle(entry) && now - entry.opened >= grace);
+  };
   const log = runtime.log;
   let port = options.port;
 
@@ -170,7 +185,8 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
         return rpcError(res, 400, problem.code, problem.message, (body as { id: string | number }).id);
       return rpcError(res, 400, -32000, 'Bad request: send initialize first, then the Mcp-Session-Id header');
     }
-    if (sessions.size >= maxSessions && ![...sessions.values()].some(idle)) {
+    // Room for this one and for the initializes still being answered, each of which may close a session.
+    if (sessions.size + opening + 1 - maxSessions > closable().length) {
       return rpcError(
         res,
         503,
@@ -178,12 +194,17 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
         `Too many sessions (${maxSessions}); end one with DELETE, or retry later`,
       );
     }
+    /** Whether this initialize still counts in `opening` (until its session is opened, or it is refused). */
+    let pending = true;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
+        opening--;
+        pending = false;
         // Room is made only for an initialize the transport accepted.
         if (sessions.size >= maxSessions) closeIdlest();
-        sessions.set(id, { transport, lastSeen: Date.now(), streams: 0, busy: 0 });
+        const now = Date.now();
+        sessions.set(id, { transport, opened: now, lastSeen: now, streams: 0, busy: 0 });
         log.debug('http session opened', { sessions: sessions.size });
       },
       onsessionclosed: (id) => {
@@ -193,19 +214,23 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    // Every request in a POST body (a message with a string method) was checked above (bodyProblem).
-    await runtime.connect(transport, { requestsChecked: true });
-    await transport.handleRequest(req, res, body);
+    opening++;
+    try {
+      // Every request in a POST body (a message with a string method) was checked above (bodyProblem).
+      await runtime.connect(transport, { requestsChecked: true });
+      await transport.handleRequest(req, res, body);
+    } finally {
+      if (pending) opening--;
+    }
     // The transport refused the initialize (a wrong Accept or Content-Type): no session was opened, so
     // release the protocol server connected for it, or every refused request would keep one.
     if (!transport.sessionId) await transport.close();
   };
 
-  /** Close the session idle longest (no stream, no request), to make room for a new one. */
+  /** Close the session idle longest (no stream, no request, not just opened), to make room for a new one. */
   const closeIdlest = (): void => {
     let idlest: [string, SessionEntry] | undefined;
-    for (const pair of sessions)
-      if (idle(pair[1]) && (!idlest || pair[1].lastSeen < idlest[1].lastSeen)) idlest = pair;
+    for (const pair of closable()) if (!idlest || pair[1].lastSeen < idlest[1].lastSeen) idlest = pair;
     if (!idlest) return;
     sessions.delete(idlest[0]);
     idlest[1].transport.close().catch(() => {});

@@ -331,7 +331,8 @@ describe('Streamable HTTP', () => {
   });
 
   it('closes the session idle longest to make room past maxSessions, and answers 503 when all listen', async () => {
-    const { handle } = await serve({ maxSessions: 2 });
+    // No grace for new sessions here: the second is closed at once when it is the idlest.
+    const { handle } = await serve({ maxSessions: 2, newSessionGraceMs: 0 });
     const open = async () => {
       const response = await raw(handle.port, {
         headers: MCP_HEADERS,
@@ -367,7 +368,7 @@ describe('Streamable HTTP', () => {
 
   it('makes room only for an accepted initialize, and never by closing a session that runs a call', async () => {
     const { definition, release } = gatedSample();
-    const { handle } = await serve({ maxSessions: 1 }, definition);
+    const { handle } = await serve({ maxSessions: 1, newSessionGraceMs: 0 }, definition);
     const init = (accept = MCP_HEADERS.accept) =>
       raw(handle.port, { headers: { ...MCP_HEADERS, accept }, body: JSON.stringify(initializeBody()) });
     const first = (await init()).headers['mcp-session-id'] as string;
@@ -393,6 +394,31 @@ describe('Streamable HTTP', () => {
     // Now it is idle, and makes room.
     expect((await init()).status).toBe(200);
     expect(handle.sessions()).toBe(1);
+  });
+
+  it('keeps a session just opened when a burst of clients passes maxSessions: the newcomers get 503', async () => {
+    const { handle } = await serve({ maxSessions: 3 });
+    const burst = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) }),
+      ),
+    );
+    const opened = burst.filter((response) => response.status === 200);
+    expect(opened).toHaveLength(3);
+    expect(burst.filter((response) => response.status === 503)).toHaveLength(5);
+    expect(handle.sessions()).toBe(3);
+    // Every session a client was given still answers.
+    for (const response of opened) {
+      const ping = await raw(handle.port, {
+        headers: {
+          ...MCP_HEADERS,
+          'mcp-session-id': String(response.headers['mcp-session-id']),
+          'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+      });
+      expect(ping.status).toBe(200);
+    }
   });
 
   it('answers a request still arriving when it closes, then closes', async () => {

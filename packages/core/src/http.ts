@@ -8,7 +8,7 @@ import {
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { bodyProblem, parseJson } from './messages.js';
+import { bodyProblem, isObject, parseJson } from './messages.js';
 import type { Runtime } from './runtime.js';
 
 /** Streamable HTTP: one protocol session per client, many clients per process. Loaded only for --transport http. */
@@ -63,6 +63,18 @@ interface SessionEntry {
   streams: number;
   /** Requests being answered: a session running a long call is not idle either. */
   busy: number;
+  /** Ids of its requests still being answered: the transport answers by id, so one may not come twice. */
+  ids: Set<string | number>;
+}
+
+/** The ids of the requests (messages with a method and an id) in a POST body, checked by bodyProblem. */
+function requestIds(body: unknown): (string | number)[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((message) =>
+    isObject(message) && typeof message.method === 'string' && 'id' in message
+      ? [message.id as string | number]
+      : [],
+  );
 }
 
 /** A session no request or stream is using. */
@@ -169,10 +181,24 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
       const entry = sessions.get(sessionId);
       if (!entry) return rpcError(res, 404, -32001, 'Session not found; initialize a new session');
       entry.lastSeen = Date.now();
+      const ids = req.method === 'POST' ? requestIds(body) : [];
+      // The SDK would answer the second and lose the first's answer (its stream waits for ever).
+      const reused = ids.find((id) => entry.ids.has(id));
+      if (reused !== undefined) {
+        return rpcError(
+          res,
+          400,
+          -32600,
+          `Invalid Request: id ${JSON.stringify(reused)} is in use by a request of this session still being answered`,
+          reused,
+        );
+      }
       const kind = req.method === 'GET' ? 'streams' : 'busy';
       entry[kind]++;
+      for (const id of ids) entry.ids.add(id);
       res.once('close', () => {
         entry[kind]--;
+        for (const id of ids) entry.ids.delete(id);
         entry.lastSeen = Date.now();
       });
       await entry.transport.handleRequest(req, res, body);
@@ -204,7 +230,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
         // Room is made only for an initialize the transport accepted.
         if (sessions.size >= maxSessions) closeIdlest();
         const now = Date.now();
-        sessions.set(id, { transport, opened: now, lastSeen: now, streams: 0, busy: 0 });
+        sessions.set(id, { transport, opened: now, lastSeen: now, streams: 0, busy: 0, ids: new Set() });
         log.debug('http session opened', { sessions: sessions.size });
       },
       onsessionclosed: (id) => {

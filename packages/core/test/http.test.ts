@@ -396,6 +396,46 @@ describe('Streamable HTTP', () => {
     expect(handle.sessions()).toBe(1);
   });
 
+  it('refuses a request whose id a request of the same session still being answered has', async () => {
+    const { definition, release } = gatedSample();
+    const { handle } = await serve({}, definition);
+    const init = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
+    const headers = {
+      ...MCP_HEADERS,
+      'mcp-session-id': String(init.headers['mcp-session-id']),
+      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+    };
+    const call = (id: number | string, text: string) =>
+      raw(handle.port, {
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'slow_echo', arguments: { text, ms: 0 } },
+        }),
+      });
+    const first = call(7, 'first');
+    await logged('slow_echo started: first');
+    const again = await call(7, 'again');
+    expect(again.status).toBe(400);
+    expect(JSON.parse(again.body)).toMatchObject({
+      id: 7,
+      error: {
+        code: -32600,
+        message: 'Invalid Request: id 7 is in use by a request of this session still being answered',
+      },
+    });
+    // Another id, or the same id as a string, is another request.
+    const other = call('7', 'other');
+    await logged('slow_echo started: other');
+    release();
+    expect((await first).body).toContain('"text":"first"');
+    expect((await other).body).toContain('"text":"other"');
+    // Answered, the id may be used again.
+    expect((await call(7, 'later')).body).toContain('"text":"later"');
+  });
+
   it('keeps a session just opened when a burst of clients passes maxSessions: the newcomers get 503', async () => {
     const { handle } = await serve({ maxSessions: 3 });
     const burst = await Promise.all(

@@ -91,18 +91,43 @@ function problemOf(message: Record<string, unknown>, method: string): [number, s
   const { params } = message;
   if (params === undefined) return undefined;
   if (!isObject(params)) return invalidParams(method, 'params must be an object');
-  const meta = params._meta;
+  const problem = metaProblem(params._meta);
+  return problem ? invalidParams(method, problem) : undefined;
+}
+
+/** What is wrong with a `_meta` of params or of a result, as the SDK's schema reads it. */
+function metaProblem(meta: unknown): string | undefined {
   if (meta === undefined) return undefined;
-  if (!isObject(meta)) return invalidParams(method, '_meta must be an object');
+  if (!isObject(meta)) return '_meta must be an object';
   if (meta.progressToken !== undefined && !isToken(meta.progressToken))
-    return invalidParams(method, '_meta.progressToken must be a string or an integer');
+    return '_meta.progressToken must be a string or an integer';
   const task = meta['io.modelcontextprotocol/related-task'];
   if (task !== undefined && !(isObject(task) && typeof task.taskId === 'string'))
-    return invalidParams(
-      method,
-      '_meta["io.modelcontextprotocol/related-task"] must be an object with a string taskId',
-    );
+    return '_meta["io.modelcontextprotocol/related-task"] must be an object with a string taskId';
   return undefined;
+}
+
+const RESULT_KEYS = new Set(['jsonrpc', 'id', 'result']);
+const ERROR_KEYS = new Set(['jsonrpc', 'id', 'error']);
+
+/**
+ * Whether a message without a method is a response the SDK takes: an id and a result object, or an error
+ * with an integer code and a string message (and an id, if any, that is a string or an integer).
+ */
+function isResponse(message: Record<string, unknown>): boolean {
+  const only = (keys: Set<string>) => Object.keys(message).every((key) => keys.has(key));
+  if ('result' in message) {
+    const { result } = message;
+    return only(RESULT_KEYS) && isToken(message.id) && isObject(result) && !metaProblem(result._meta);
+  }
+  const { error } = message;
+  return (
+    only(ERROR_KEYS) &&
+    (!('id' in message) || isToken(message.id)) &&
+    isObject(error) &&
+    Number.isSafeInteger(error.code) &&
+    typeof error.message === 'string'
+  );
 }
 
 const invalidRequest = (message: string): Refused => ({
@@ -136,6 +161,10 @@ export function bodyProblem(body: unknown): Refused | undefined {
       }
     } else if (!('result' in message || 'error' in message)) {
       return invalidRequest('the body is not a JSON-RPC 2.0 message');
+    } else if (!isResponse(message)) {
+      return invalidRequest(
+        'a response needs an id and a result object, or an error with an integer code and a string message',
+      );
     }
   }
   return undefined;

@@ -3,6 +3,7 @@ import { connect as connectSocket, createServer as createNetServer } from 'node:
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
+  JSONRPCMessageSchema,
   LATEST_PROTOCOL_VERSION,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -308,6 +309,52 @@ describe('Streamable HTTP', () => {
       'Invalid Request: initialize must be a request, with an id',
     );
     expect(handle.sessions()).toBe(1);
+  });
+
+  it('takes the responses the SDK takes, and tells one it would call a parse error what is wrong', async () => {
+    const { handle } = await serve();
+    const init = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
+    const headers = {
+      ...MCP_HEADERS,
+      'mcp-session-id': String(init.headers['mcp-session-id']),
+      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+    };
+    const shapes = [
+      { id: 1, result: {} },
+      { id: 'a', result: { x: [1], _meta: { progressToken: 'p' } } },
+      { id: 1, error: { code: -1, message: 'no', data: { a: 1 } } },
+      { error: { code: 5, message: 'no id', extra: 1 } },
+      { id: 1, result: 5 },
+      { id: 1, result: [] },
+      { id: null, result: {} },
+      { id: 1.5, result: {} },
+      { result: {} },
+      { id: 1, result: {}, extra: 1 },
+      { id: 1, result: { _meta: 'x' } },
+      { id: 1, result: { _meta: { progressToken: {} } } },
+      { id: 1, error: 'x' },
+      { id: 1, error: { code: 1.5, message: 'x' } },
+      { id: 1, error: { code: 2 ** 60, message: 'x' } },
+      { id: 1, error: { code: 1 } },
+      { id: null, error: { code: 1, message: 'x' } },
+      { id: 1, result: {}, error: { code: 1, message: 'x' } },
+    ].map((shape) => ({ jsonrpc: '2.0', ...shape }));
+    // The first four are responses to the SDK; the rest it calls a parse error.
+    expect(shapes.map((shape) => JSONRPCMessageSchema.safeParse(shape).success)).toEqual(
+      shapes.map((_, i) => i < 4),
+    );
+    for (const shape of shapes) {
+      const response = await raw(handle.port, { headers, body: JSON.stringify(shape) });
+      const taken = JSONRPCMessageSchema.safeParse(shape).success;
+      expect(response.status, JSON.stringify(shape)).toBe(taken ? 202 : 400);
+      if (!taken) {
+        expect(JSON.parse(response.body).error, JSON.stringify(shape)).toEqual({
+          code: -32600,
+          message:
+            'Invalid Request: a response needs an id and a result object, or an error with an integer code and a string message',
+        });
+      }
+    }
   });
 
   it('initializes a session from a raw POST and returns its Mcp-Session-Id', async () => {

@@ -170,28 +170,23 @@ interface CompiledResource {
 
 interface LooseTemplate {
   pattern: RegExp;
-  names: string[];
+  name: string;
 }
 
 /**
- * A template of plain `{name}` variables as a pattern in which a variable matches any text, `/` and `,` too,
- * which RFC 6570 matching refuses in a variable's value. A URI that no template matches as RFC 6570 reads it
- * is matched with these, so the resource's own `read` says what is wrong with the value (`tickets://SHIP-1,
- * SHIP-2`: one key a read) instead of a bare "not found". Undefined for a template with other expressions.
+ * A template of one plain `{name}` variable as a pattern in which the variable matches any text, `/` and `,`
+ * too, which RFC 6570 matching refuses in a variable's value. A URI read that no template matches as RFC 6570
+ * reads it is matched with these, so the resource's own `read` says what is wrong with the value
+ * (`tickets://SHIP-1,SHIP-2`: one key a read) instead of a bare "not found". Undefined for a template with
+ * other expressions or more variables (whose patterns would backtrack a long time on a long URI).
  */
 function looseTemplate(uri: string): LooseTemplate | undefined {
-  const names: string[] = [];
-  let pattern = '^';
-  let last = 0;
-  for (const match of uri.matchAll(/\{([^}]*)\}/g)) {
-    const name = match[1] ?? '';
-    if (!/^\w+$/.test(name)) return undefined;
-    pattern += `${escapeRegExp(uri.slice(last, match.index))}(.+)`;
-    names.push(name);
-    last = match.index + match[0].length;
-  }
-  if (names.length === 0) return undefined;
-  return { pattern: new RegExp(`${pattern}${escapeRegExp(uri.slice(last))}$`, 's'), names };
+  const expressions = [...uri.matchAll(/\{([^}]*)\}/g)];
+  const [only] = expressions;
+  if (expressions.length !== 1 || !only || !/^\w+$/.test(only[1] ?? '')) return undefined;
+  const before = escapeRegExp(uri.slice(0, only.index));
+  const after = escapeRegExp(uri.slice(only.index + only[0].length));
+  return { pattern: new RegExp(`^${before}(.+)${after}$`, 's'), name: only[1] ?? '' };
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -753,7 +748,14 @@ export class Runtime {
     return { resources };
   }
 
-  private matchResource(uri: string): { resource: CompiledResource; params: Record<string, string> } {
+  /**
+   * The resource a URI names and its variables; `loose` (for a read) also tries each template's
+   * {@link looseTemplate}. A subscription is matched strictly: a value no template takes never changes.
+   */
+  private matchResource(
+    uri: string,
+    { loose = false } = {},
+  ): { resource: CompiledResource; params: Record<string, string> } {
     if (uri.length > MAX_URI_CHARS) {
       throw new RpcError(
         ErrorCode.InvalidParams,
@@ -773,26 +775,26 @@ export class Runtime {
         return { resource, params };
       }
     }
-    for (const resource of this.resources) {
-      const { loose } = resource;
-      const values = loose && uri.match(loose.pattern);
-      if (loose && values) {
-        const params = Object.fromEntries(loose.names.map((name, i) => [name, values[i + 1] ?? '']));
-        return { resource, params };
-      }
+    for (const resource of loose ? this.resources : []) {
+      const value = resource.loose && uri.match(resource.loose.pattern)?.[1];
+      if (resource.loose && value !== undefined)
+        return { resource, params: { [resource.loose.name]: value } };
     }
     throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${named(uri)}`, { uri });
   }
 
   /** A resource's contents as resources/read answers them; errors as the resource's read throws them. */
-  private async resourceContents(uri: string, { resource, params } = this.matchResource(uri)) {
+  private async resourceContents(
+    uri: string,
+    { resource, params } = this.matchResource(uri, { loose: true }),
+  ) {
     const value = await resource.def.read(params, Object.assign(this.baseContext(), { uri }));
     const text = typeof value === 'string' ? value : JSON.stringify(value);
     return { uri, mimeType: resource.def.mimeType, text };
   }
 
   private async readResource(uri: string) {
-    const match = this.matchResource(uri);
+    const match = this.matchResource(uri, { loose: true });
     try {
       return { contents: [await this.resourceContents(uri, match)] };
     } catch (error) {

@@ -619,6 +619,9 @@ describe('resources', () => {
       'application/json',
     );
     await expectRpcError(client.readResource({ uri: 'notes:/a/1' }), RESOURCE_NOT_FOUND);
+    // Only a read: such a value never changes, so there is nothing to subscribe to.
+    for (const uri of ['notes://a/1', 'tags://x,y'])
+      await expectRpcError(client.subscribeResource({ uri }), RESOURCE_NOT_FOUND);
   });
 
   it('answers -32002 when read throws NotFound', async () => {

@@ -63,8 +63,29 @@ interface SessionEntry {
   streams: number;
   /** Requests being answered: a session running a long call is not idle either. */
   busy: number;
-  /** Ids of its requests still being answered: the transport answers by id, so one may not come twice. */
+  /**
+   * Ids of its requests not answered yet: the transport answers by id, so one may not come twice. An id is
+   * held until its answer is sent, not until its POST closes: a client gone before the answer leaves its
+   * call running, and the answer would go to the next request with that id. (A cancelled request is never
+   * answered, so its id stays held: the protocol never lets an id come twice in a session anyway.)
+   */
   ids: Set<string | number>;
+}
+
+/** The transport, releasing a request's id from `ids` once it has sent the request's answer. */
+function answering(
+  ids: Set<string | number>,
+  transport: StreamableHTTPServerTransport,
+): StreamableHTTPServerTransport {
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    try {
+      await send(message, options);
+    } finally {
+      if (('result' in message || 'error' in message) && message.id !== undefined) ids.delete(message.id);
+    }
+  };
+  return transport;
 }
 
 /** The ids of the requests (messages with a method and an id) in a POST body, checked by bodyProblem. */
@@ -198,7 +219,6 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
       for (const id of ids) entry.ids.add(id);
       res.once('close', () => {
         entry[kind]--;
-        for (const id of ids) entry.ids.delete(id);
         entry.lastSeen = Date.now();
       });
       await entry.transport.handleRequest(req, res, body);
@@ -222,21 +242,25 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     }
     /** Whether this initialize still counts in `opening` (until its session is opened, or it is refused). */
     let pending = true;
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        opening--;
-        pending = false;
-        // Room is made only for an initialize the transport accepted.
-        if (sessions.size >= maxSessions) closeIdlest();
-        const now = Date.now();
-        sessions.set(id, { transport, opened: now, lastSeen: now, streams: 0, busy: 0, ids: new Set() });
-        log.debug('http session opened', { sessions: sessions.size });
-      },
-      onsessionclosed: (id) => {
-        sessions.delete(id);
-      },
-    });
+    const ids = new Set<string | number>();
+    const transport = answering(
+      ids,
+      new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          opening--;
+          pending = false;
+          // Room is made only for an initialize the transport accepted.
+          if (sessions.size >= maxSessions) closeIdlest();
+          const now = Date.now();
+          sessions.set(id, { transport, opened: now, lastSeen: now, streams: 0, busy: 0, ids });
+          log.debug('http session opened', { sessions: sessions.size });
+        },
+        onsessionclosed: (id) => {
+          sessions.delete(id);
+        },
+      }),
+    );
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };

@@ -483,6 +483,37 @@ describe('Streamable HTTP', () => {
     expect((await call(7, 'later')).body).toContain('"text":"later"');
   });
 
+  it('holds the id of a request whose client went away until the request is answered', async () => {
+    const { definition, release } = gatedSample();
+    const { handle } = await serve({}, definition);
+    const init = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
+    const headers = {
+      ...MCP_HEADERS,
+      'mcp-session-id': String(init.headers['mcp-session-id']),
+      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+    };
+    const body = (text: string) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'slow_echo', arguments: { text, ms: 0 } },
+      });
+    const gone = httpRequest({ host: '127.0.0.1', port: handle.port, method: 'POST', path: '/mcp', headers });
+    gone.on('error', () => {});
+    gone.end(body('gone'));
+    await logged('slow_echo started: gone');
+    gone.destroy();
+    // Its call still runs: a request with its id would be given that call's answer.
+    const again = await raw(handle.port, { headers, body: body('again') });
+    expect(again.status).toBe(400);
+    expect(again.body).toContain('id 7 is in use');
+    release();
+    await expect
+      .poll(async () => (await raw(handle.port, { headers, body: body('later') })).body, { timeout: 10_000 })
+      .toContain('"text":"later"');
+  });
+
   it('keeps a session just opened when a burst of clients passes maxSessions: the newcomers get 503', async () => {
     const { handle } = await serve({ maxSessions: 3 });
     const burst = await Promise.all(

@@ -76,6 +76,7 @@ function migrateFile<TSchema extends Record<string, unknown>>(
   if (sqlite.inTransaction) {
     throw new Error('migrate() cannot run inside a transaction.');
   }
+  if (migrations.length === 0) return { applied: 0 };
   const newest = Math.max(...migrations.map((migration) => migration.folderMillis));
   /** The last applied migration's time; refuses a file that a newer release has migrated further. */
   const lastApplied = (): number | undefined => {

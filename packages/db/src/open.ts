@@ -64,14 +64,18 @@ function ensureDataDir(dir: string): void {
 }
 
 /**
- * SQLite's error with the database file named: its own messages (`file is not a database`, `attempt to
- * write a readonly database`, `database is locked`) do not say which file. Its `code` is kept; any other
- * error is returned as it is.
+ * SQLite's error with the database file named in its message: its own messages (`file is not a database`,
+ * `attempt to write a readonly database`, `database is locked`) do not say which file. The same error (its
+ * class, code and stack); any other error is left as it is.
  */
 export function aboutFile(file: string, error: unknown): unknown {
   const { code } = (error ?? {}) as { code?: unknown };
   if (!(error instanceof Error) || typeof code !== 'string' || !code.startsWith('SQLITE_')) return error;
-  return Object.assign(new Error(`${file}: ${error.message}`, { cause: error }), { code });
+  if (error.message.startsWith(`${file}: `)) return error;
+  const message = `${file}: ${error.message}`;
+  error.stack = error.stack?.replace(error.message, message);
+  error.message = message;
+  return error;
 }
 
 /**

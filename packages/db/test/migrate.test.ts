@@ -197,6 +197,22 @@ describe('migrate', () => {
     }
   });
 
+  it('does nothing with a folder of no migrations, whatever the file has', () => {
+    const database = openDatabase({ server: 'tickets', dataDir: tempDir() });
+    try {
+      migrate(database, MIGRATIONS);
+      const empty = path.join(tempDir(), 'migrations');
+      fs.mkdirSync(path.join(empty, 'meta'), { recursive: true });
+      fs.writeFileSync(
+        path.join(empty, 'meta', '_journal.json'),
+        JSON.stringify({ version: '7', dialect: 'sqlite', entries: [] }),
+      );
+      expect(migrate(database, empty)).toEqual({ applied: 0 });
+    } finally {
+      database.close();
+    }
+  });
+
   it('reports a missing journal and refuses to run inside a transaction', () => {
     const database = openDatabase({ server: 'tickets', memory: true });
     try {

@@ -86,6 +86,11 @@ describe('openDatabase', () => {
     }
     expect((caught as Error).message).toBe(`${file}: file is not a database`);
     expect((caught as { code?: string }).code).toBe('SQLITE_NOTADB');
+    // SQLite's own error, with its stack from where it was thrown.
+    expect((caught as Error).name).toBe('SqliteError');
+    expect((caught as Error).stack).toMatch(
+      new RegExp(`^SqliteError: ${file}: file is not a database\\n\\s+at `),
+    );
   });
 
   it('says so when the data dir is a symbolic link to nothing', () => {

@@ -154,8 +154,8 @@ export async function runServer(
     })();
     return stopping;
   };
-  /** 1 once warm-up has failed, whichever shutdown (that one, stdin closing, a signal) comes first. */
-  let exitCode = 0;
+  /** Why warm-up failed, once it has: the exit code is then 1, whichever shutdown comes first. */
+  let failure: string | undefined;
   const shutdown = (reason: string) => {
     log.debug(`shutting down (${reason})`);
     const deadline = Date.now() + 2 * DRAIN_MS;
@@ -164,7 +164,11 @@ export async function runServer(
       // process.exit would drop them, and a client would retry writes that were made.
       .then(() => Promise.all([flushed(process.stdout, deadline), flushed(process.stderr, deadline)]))
       .then(
-        () => exit && process.exit(exitCode),
+        () => {
+          // The last line, after the calls' own log lines.
+          if (failure) process.stderr.write(`${bin}: ${failure}\n`);
+          if (exit) process.exit(failure ? 1 : 0);
+        },
         (error: unknown) => {
           log.error('shutdown failed', { error });
           if (exit) process.exit(1);
@@ -174,8 +178,7 @@ export async function runServer(
   // A client may have sent more than initialize before warm-up failed (tools/list needs no database): the
   // messages already read are answered (setImmediate lets the initialize answer go out first), then it stops.
   stopAfterFailedWarmUp = (error) => {
-    exitCode = 1;
-    process.stderr.write(`${bin}: ${couldNotStart(error)}\n`);
+    failure = couldNotStart(error);
     if (exit) setImmediate(() => shutdown('warm-up failed'));
   };
   if (exit) {

@@ -397,6 +397,18 @@ describe('the bin', () => {
     const http = await runToExit(['--transport', 'http', '--port', '0', '--log-level', 'silent'], env);
     expect(http.code).toBe(1);
     expect(http.err).toBe(why);
+    // At the default level, after what the calls it answered on its way out logged.
+    const logging = start([], env);
+    await initialize(logging);
+    logging.send({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'slow_echo', arguments: { text: 'hi', ms: 50 } },
+    });
+    expect((await logging.exited).code).toBe(1);
+    expect(logging.stderr()).toContain('warm-up failed');
+    expect(logging.stderr().endsWith(why)).toBe(true);
   });
 
   it('refuses to serve HTTP on 0.0.0.0 without SHIPYARD_HTTP_TOKEN', async () => {

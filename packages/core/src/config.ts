@@ -61,8 +61,17 @@ function bool(value: string | undefined, name: string): boolean {
   throw new UsageError(`${name} must be 1, true, yes or on (or 0, false, no, off), got "${value}"`);
 }
 
-/** The most characters of a user's name: what the tools take for any person. */
-const MAX_USER_CHARS = 100;
+/** The most characters of a person's name, as `--user` and the tools take one. */
+export const MAX_NAME_CHARS = 100;
+
+/**
+ * A person's name as written down: without the blanks around it, without the `@` of a mention (`@ ana` is
+ * ana; a lone `@` stays), in Unicode's composed form (NFC), so José typed either way is one person.
+ */
+export function personName(value: string): string {
+  const name = value.trim();
+  return (name.length > 1 && name.startsWith('@') ? name.slice(1).trim() : name).normalize('NFC');
+}
 
 /**
  * The configured user is written as the author of every change and stands for `me`: a name as the tools
@@ -76,8 +85,8 @@ function checkUser(user: string, source: string): void {
     throw new UsageError(`${source} must name someone, got only blanks or invisible characters`);
   }
   const length = [...user].length;
-  if (length > MAX_USER_CHARS) {
-    throw new UsageError(`${source} must have at most ${MAX_USER_CHARS} characters, got ${length}`);
+  if (length > MAX_NAME_CHARS) {
+    throw new UsageError(`${source} must have at most ${MAX_NAME_CHARS} characters, got ${length}`);
   }
   if (/^(me|none)$/i.test(user)) {
     throw new UsageError(
@@ -118,10 +127,9 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   if (values['data-dir'] !== undefined && !values['data-dir'].trim()) {
     throw new UsageError('--data-dir must name a directory, got an empty value');
   }
-  // Composed form (NFC), so the same name typed with combining accents is the same user; a mention (`@ada`)
-  // is ada, as the tools read a name.
-  const given = (values.user ?? env.SHIPYARD_USER)?.trim().normalize('NFC');
-  const user = given && given.length > 1 && given.startsWith('@') ? given.slice(1).trim() : given;
+  // As the tools read a name: `@ada` is ada, and the same name typed with combining accents is one user.
+  const given = values.user ?? env.SHIPYARD_USER;
+  const user = given === undefined ? undefined : personName(given);
   if (values.user !== undefined && !user) throw new UsageError('--user must name someone, got a blank value');
   if (user) checkUser(user, from('user', values.user, 'SHIPYARD_USER'));
   // An empty or blank list, or host, given on purpose is refused rather than read as "no restriction"

@@ -1,6 +1,14 @@
 export { z } from 'zod';
 export type { ServerConfig, TransportKind } from './config.js';
-export { DEFAULT_HOST, DEFAULT_PORT, parseConfig, SETTINGS, UsageError } from './config.js';
+export {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  MAX_NAME_CHARS,
+  parseConfig,
+  personName,
+  SETTINGS,
+  UsageError,
+} from './config.js';
 export type {
   BaseContext,
   CompleteFn,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HOST, DEFAULT_PORT, parseConfig, SETTINGS, UsageError } from '../src/index.js';
+import { DEFAULT_HOST, DEFAULT_PORT, parseConfig, personName, SETTINGS, UsageError } from '../src/index.js';
 
 function usageError(argv: string[], env: NodeJS.ProcessEnv = {}): UsageError {
   let caught: unknown;
@@ -236,6 +236,12 @@ describe('parseConfig', () => {
       '--user must be one line with no control characters, got "a\\nb"',
     );
     expect(() => parseConfig([], { SHIPYARD_USER: 'ada\u0007' })).toThrow('SHIPYARD_USER must be one line');
+  });
+
+  it('reads a name as written down: blanks around it and the @ of a mention go, in composed form', () => {
+    expect(personName(' @ Jose\u0301 ')).toBe('Jos\u00e9');
+    expect(personName('@@bob')).toBe('@bob');
+    expect(personName(' @ ')).toBe('@');
   });
 
   it('takes the user as the tools take a name: a mention, length, visible, not "me" or "none"', () => {

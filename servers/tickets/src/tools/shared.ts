@@ -1,4 +1,4 @@
-import { InvalidInput, z } from '@shipyard/core';
+import { InvalidInput, MAX_NAME_CHARS, personName, z } from '@shipyard/core';
 import { MAX_COMMENT_CHARS } from '../domain/comments.js';
 import { chars, normaliseLabel, PRIORITIES, projectOfKey, TICKET_KEY, TYPES } from '../domain/model.js';
 
@@ -62,11 +62,11 @@ const oneLine = (text: string) =>
     .normalize('NFC');
 
 /**
- * The length (in characters, as the input limits count them) checked again after the text was cleaned (by
- * `clean`, or before this check): the composed form of a few letters is longer (क़ is two characters in NFC).
+ * The length (in characters, as the input limits count them) checked again after the text was cleaned: the
+ * composed form of a few letters is longer (क़ is two characters in NFC).
  */
-const within = (max: number, clean = (text: string) => text) =>
-  [(text: string) => chars(clean(text)) <= max, `must have at most ${max} characters`] as const;
+const within = (max: number) =>
+  [(text: string) => chars(text) <= max, `must have at most ${max} characters`] as const;
 
 /**
  * A one-line name or title of at most `max` characters with something visible in it (see {@link oneLine}).
@@ -95,15 +95,6 @@ export const markdown = (max: number) =>
     .max(max)
     .transform(withoutControls)
     .refine(...within(max));
-
-/** A mention (`@ana`) names ana: the @ is how chat writes a name, not part of it. A lone `@` stays. */
-const unmentioned = (value: string) => (value.startsWith('@') && value.length > 1 ? value.slice(1) : value);
-
-/**
- * A person's name as stored: without a leading @ (`@ bob` is bob), without blanks around it, in Unicode's
- * composed form (NFC), so José typed either way is one person.
- */
-const personName = (value: string) => unmentioned(value.trim()).trim().normalize('NFC');
 
 /** A project key as typed: PROJECT_KEY in any case. */
 export const PROJECT_KEY_ANY_CASE = /^[A-Za-z][A-Za-z0-9]{1,9}$/;
@@ -135,14 +126,15 @@ export const fields = {
   description: markdown(50_000).describe('Details, markdown'),
   type: z.enum(TYPES).describe('bug, feature, task or chore'),
   priority: z.enum(PRIORITIES).describe('urgent, high, medium, low or none'),
-  // Empty is refused as not visible (no .min(1): see lineOfText).
+  // The name as stored (core's personName: `@ana` is ana). Empty, or `@` and nothing visible, is no name
+  // (no .min(1): see lineOfText), and the composed form may be longer than the name as typed.
   person: z
     .string()
     .trim()
-    .max(100, { abort: true })
-    // The name resolvePerson keeps: `@` and nothing visible is no name, and its composed form may be longer.
-    .refine((name) => oneVisibleLine(personName(name)), ONE_VISIBLE_LINE)
-    .refine(...within(100, personName))
+    .max(MAX_NAME_CHARS, { abort: true })
+    .transform(personName)
+    .refine(oneVisibleLine, ONE_VISIBLE_LINE)
+    .refine(...within(MAX_NAME_CHARS))
     .describe('Name, "me" or "none"'),
   labels: z
     .array(
@@ -172,11 +164,10 @@ export const fields = {
 };
 
 /**
- * A person argument: "me" is the configured user (--user / SHIPYARD_USER), "none" is nobody; any other name
- * as {@link personName} keeps it.
+ * A person argument as `fields.person` gives it: "me" is the configured user (--user / SHIPYARD_USER),
+ * "none" is nobody, any other the name itself.
  */
-export function resolvePerson(value: string, user: string | undefined): string | null {
-  const name = personName(value);
+export function resolvePerson(name: string, user: string | undefined): string | null {
   const word = name.toLowerCase();
   if (word === 'none') return null;
   if (word !== 'me') return name;

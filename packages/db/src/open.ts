@@ -73,7 +73,8 @@ export function aboutFile(file: string, error: unknown): unknown {
   if (!(error instanceof Error) || typeof code !== 'string' || !code.startsWith('SQLITE_')) return error;
   if (error.message.startsWith(`${file}: `)) return error;
   const message = `${file}: ${error.message}`;
-  error.stack = error.stack?.replace(error.message, message);
+  // A function, not a string: a path may hold `$&`, which a replacement string would expand.
+  error.stack = error.stack?.replace(error.message, () => message);
   error.message = message;
   return error;
 }

@@ -64,28 +64,22 @@ interface SessionEntry {
   /** Requests being answered: a session running a long call is not idle either. */
   busy: number;
   /**
-   * Ids of its requests not answered yet: the transport answers by id, so one may not come twice. An id is
-   * held until its answer is sent, not until its POST closes: a client gone before the answer leaves its
-   * call running, and the answer would go to the next request with that id. (A cancelled request is never
-   * answered, so its id stays held: the protocol never lets an id come twice in a session anyway.)
+   * Ids of its requests on their way to the transport: from the check below until the transport has taken
+   * their POST (and, from then, holds them itself: {@link transportHolds}).
    */
-  ids: Set<string | number>;
+  arriving: Set<string | number>;
 }
 
-/** The transport, releasing a request's id from `ids` once it has sent the request's answer. */
-function answering(
-  ids: Set<string | number>,
-  transport: StreamableHTTPServerTransport,
-): StreamableHTTPServerTransport {
-  const send = transport.send.bind(transport);
-  transport.send = async (message, options) => {
-    try {
-      await send(message, options);
-    } finally {
-      if (('result' in message || 'error' in message) && message.id !== undefined) ids.delete(message.id);
-    }
-  };
-  return transport;
+/**
+ * Whether the SDK's transport still correlates a request id with a response stream: from when it takes the
+ * request until it has answered every request of that POST. A request with that id meanwhile would take
+ * over the correlation: the first POST's answer would be lost, or go to the second POST (when the first's
+ * client has gone, its call still runs). A field of the SDK's that is not public; a test fails if it goes.
+ */
+export function transportHolds(transport: StreamableHTTPServerTransport, id: string | number): boolean {
+  const inner = (transport as unknown as { _webStandardTransport?: { _requestToStreamMapping?: unknown } })
+    ._webStandardTransport?._requestToStreamMapping;
+  return inner instanceof Map && inner.has(id);
 }
 
 /** The ids of the requests (messages with a method and an id) in a POST body, checked by bodyProblem. */
@@ -203,8 +197,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
       if (!entry) return rpcError(res, 404, -32001, 'Session not found; initialize a new session');
       entry.lastSeen = Date.now();
       const ids = req.method === 'POST' ? requestIds(body) : [];
-      // The SDK would answer the second and lose the first's answer (its stream waits for ever).
-      const reused = ids.find((id) => entry.ids.has(id));
+      const reused = ids.find((id) => entry.arriving.has(id) || transportHolds(entry.transport, id));
       if (reused !== undefined) {
         return rpcError(
           res,
@@ -216,12 +209,16 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
       }
       const kind = req.method === 'GET' ? 'streams' : 'busy';
       entry[kind]++;
-      for (const id of ids) entry.ids.add(id);
       res.once('close', () => {
         entry[kind]--;
         entry.lastSeen = Date.now();
       });
-      await entry.transport.handleRequest(req, res, body);
+      for (const id of ids) entry.arriving.add(id);
+      try {
+        await entry.transport.handleRequest(req, res, body);
+      } finally {
+        for (const id of ids) entry.arriving.delete(id);
+      }
       return;
     }
     if (req.method !== 'POST' || !isInitializeBody(body)) {
@@ -242,25 +239,21 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     }
     /** Whether this initialize still counts in `opening` (until its session is opened, or it is refused). */
     let pending = true;
-    const ids = new Set<string | number>();
-    const transport = answering(
-      ids,
-      new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => {
-          opening--;
-          pending = false;
-          // Room is made only for an initialize the transport accepted.
-          if (sessions.size >= maxSessions) closeIdlest();
-          const now = Date.now();
-          sessions.set(id, { transport, opened: now, lastSeen: now, streams: 0, busy: 0, ids });
-          log.debug('http session opened', { sessions: sessions.size });
-        },
-        onsessionclosed: (id) => {
-          sessions.delete(id);
-        },
-      }),
-    );
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        opening--;
+        pending = false;
+        // Room is made only for an initialize the transport accepted.
+        if (sessions.size >= maxSessions) closeIdlest();
+        const now = Date.now();
+        sessions.set(id, { transport, opened: now, lastSeen: now, streams: 0, busy: 0, arriving: new Set() });
+        log.debug('http session opened', { sessions: sessions.size });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+      },
+    });
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };

@@ -483,7 +483,44 @@ describe('Streamable HTTP', () => {
     expect((await call(7, 'later')).body).toContain('"text":"later"');
   });
 
+  it('holds the ids of a batch until all of it is answered, and none the transport refused', async () => {
+    const { definition, release } = gatedSample();
+    const { handle } = await serve({}, definition);
+    const init = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
+    const headers = {
+      ...MCP_HEADERS,
+      'mcp-session-id': String(init.headers['mcp-session-id']),
+      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+    };
+    const slow = (id: number, text: string) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'slow_echo', arguments: { text, ms: 0 } },
+    });
+    const list = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list' });
+    // Refused on its headers, a request never reached the transport: its id is free.
+    const refused = await raw(handle.port, {
+      headers: { ...headers, accept: 'application/json' },
+      body: JSON.stringify(list(1)),
+    });
+    expect(refused.status).toBe(406);
+    expect((await raw(handle.port, { headers, body: JSON.stringify(list(1)) })).status).toBe(200);
+    // id 3 is answered at once, but its batch waits for id 4: the transport keeps both until then.
+    const batch = raw(handle.port, { headers, body: JSON.stringify([list(3), slow(4, 'batched')]) });
+    await logged('slow_echo started: batched');
+    const again = await raw(handle.port, { headers, body: JSON.stringify([slow(3, 'again')]) });
+    expect(again.status).toBe(400);
+    expect(again.body).toContain('id 3 is in use');
+    release();
+    const answered = await batch;
+    expect(answered.body).toContain('"id":3');
+    expect(answered.body).toContain('"text":"batched"');
+  });
+
   it('holds the id of a request whose client went away until the request is answered', async () => {
+    // Also what tells that the SDK's transport still keeps its request map where core reads it
+    // (transportHolds): without it the id would be taken again as soon as the POST closed.
     const { definition, release } = gatedSample();
     const { handle } = await serve({}, definition);
     const init = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });

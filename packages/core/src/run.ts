@@ -156,6 +156,13 @@ export async function runServer(
   };
   /** Why warm-up failed, once it has: the exit code is then 1, whichever shutdown comes first. */
   let failure: string | undefined;
+  let said = false;
+  /** Write why warm-up failed, once. */
+  const lastWords = () => {
+    if (failure === undefined || said) return;
+    said = true;
+    process.stderr.write(`${bin}: ${failure}\n`);
+  };
   const shutdown = (reason: string) => {
     log.debug(`shutting down (${reason})`);
     const deadline = Date.now() + 2 * DRAIN_MS;
@@ -166,11 +173,12 @@ export async function runServer(
       .then(
         () => {
           // The last line, after the calls' own log lines.
-          if (failure) process.stderr.write(`${bin}: ${failure}\n`);
-          if (exit) process.exit(failure ? 1 : 0);
+          lastWords();
+          if (exit) process.exit(failure === undefined ? 0 : 1);
         },
         (error: unknown) => {
           log.error('shutdown failed', { error });
+          lastWords();
           if (exit) process.exit(1);
         },
       );
@@ -180,6 +188,8 @@ export async function runServer(
   stopAfterFailedWarmUp = (error) => {
     failure = couldNotStart(error);
     if (exit) setImmediate(() => shutdown('warm-up failed'));
+    // Without exit, no shutdown follows by itself: the caller stops the server.
+    else lastWords();
   };
   if (exit) {
     process.once('SIGINT', () => shutdown('SIGINT'));

@@ -140,6 +140,16 @@ async function logged(text: string): Promise<void> {
   await expect.poll(() => logs.some((line) => line.includes(text)), { timeout: 10_000 }).toBe(true);
 }
 
+/** Open a session with a raw initialize: the headers of a request in it. */
+async function sessionHeaders(port: number): Promise<Record<string, string>> {
+  const init = await raw(port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
+  return {
+    ...MCP_HEADERS,
+    'mcp-session-id': String(init.headers['mcp-session-id']),
+    'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+  };
+}
+
 /** The sample, with slow_echo held until `release` is called (after it has logged that it started). */
 function gatedSample(): { definition: ReturnType<typeof createSample>; release: () => void } {
   let open!: () => void;
@@ -263,13 +273,7 @@ describe('Streamable HTTP', () => {
 
   it('tells a body the SDK would call a parse error, or run and lose an answer of, what is wrong', async () => {
     const { handle } = await serve();
-    const init = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
-    const session = init.headers['mcp-session-id'] as string;
-    const headers = {
-      ...MCP_HEADERS,
-      'mcp-session-id': session,
-      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
-    };
+    const headers = await sessionHeaders(handle.port);
     const post = async (body: unknown, withSession = true) => {
       const response = await raw(handle.port, {
         headers: withSession ? headers : MCP_HEADERS,
@@ -313,12 +317,7 @@ describe('Streamable HTTP', () => {
 
   it('takes the responses the SDK takes, and tells one it would call a parse error what is wrong', async () => {
     const { handle } = await serve();
-    const init = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
-    const headers = {
-      ...MCP_HEADERS,
-      'mcp-session-id': String(init.headers['mcp-session-id']),
-      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
-    };
+    const headers = await sessionHeaders(handle.port);
     const shapes = [
       { id: 1, result: {} },
       { id: 'a', result: { x: [1], _meta: { progressToken: 'p' } } },
@@ -446,12 +445,7 @@ describe('Streamable HTTP', () => {
   it('refuses a request whose id a request of the same session still being answered has', async () => {
     const { definition, release } = gatedSample();
     const { handle } = await serve({}, definition);
-    const init = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
-    const headers = {
-      ...MCP_HEADERS,
-      'mcp-session-id': String(init.headers['mcp-session-id']),
-      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
-    };
+    const headers = await sessionHeaders(handle.port);
     const call = (id: number | string, text: string) =>
       raw(handle.port, {
         headers,
@@ -486,12 +480,7 @@ describe('Streamable HTTP', () => {
   it('holds the ids of a batch until all of it is answered, and none the transport refused', async () => {
     const { definition, release } = gatedSample();
     const { handle } = await serve({}, definition);
-    const init = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
-    const headers = {
-      ...MCP_HEADERS,
-      'mcp-session-id': String(init.headers['mcp-session-id']),
-      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
-    };
+    const headers = await sessionHeaders(handle.port);
     const slow = (id: number, text: string) => ({
       jsonrpc: '2.0',
       id,
@@ -523,12 +512,7 @@ describe('Streamable HTTP', () => {
     // (transportHolds): without it the id would be taken again as soon as the POST closed.
     const { definition, release } = gatedSample();
     const { handle } = await serve({}, definition);
-    const init = await raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
-    const headers = {
-      ...MCP_HEADERS,
-      'mcp-session-id': String(init.headers['mcp-session-id']),
-      'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
-    };
+    const headers = await sessionHeaders(handle.port);
     const body = (text: string) =>
       JSON.stringify({
         jsonrpc: '2.0',

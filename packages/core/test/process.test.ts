@@ -124,6 +124,14 @@ async function runToExit(
   return { ...exit, out: proc.stdout(), err: proc.stderr() };
 }
 
+/** A tools/call of the fixture's slow_echo. */
+const slowEcho = (id: number, text: string, ms: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'slow_echo', arguments: { text, ms } },
+});
+
 async function initialize(proc: Proc): Promise<void> {
   proc.send({
     jsonrpc: '2.0',
@@ -246,12 +254,7 @@ describe('the bin', () => {
     const proc = start(['--log-level', 'debug']);
     await initialize(proc);
     proc.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} });
-    proc.send({
-      jsonrpc: '2.0',
-      id: 3,
-      method: 'tools/call',
-      params: { name: 'slow_echo', arguments: { text: 'hi', ms: 1 } },
-    });
+    proc.send(slowEcho(3, 'hi', 1));
     proc.send({
       jsonrpc: '2.0',
       id: 4,
@@ -309,12 +312,7 @@ describe('the bin', () => {
   it('finishes an in-flight call on SIGTERM, then exits 0', async () => {
     const proc = start([]);
     await initialize(proc);
-    proc.send({
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'tools/call',
-      params: { name: 'slow_echo', arguments: { text: 'last words', ms: 500 } },
-    });
+    proc.send(slowEcho(2, 'last words', 500));
     await proc.waitForStderr(/slow_echo started: last words/);
     proc.child.kill('SIGTERM');
     const response = await proc.response(2);
@@ -338,12 +336,7 @@ describe('the bin', () => {
     const calls = 1_000;
     const text = 'x'.repeat(100);
     for (let id = 2; id < calls + 2; id++) {
-      proc.send({
-        jsonrpc: '2.0',
-        id,
-        method: 'tools/call',
-        params: { name: 'slow_echo', arguments: { text, ms: 0 } },
-      });
+      proc.send(slowEcho(id, text, 0));
     }
     proc.child.stdin.end();
     // Read again only once the server has begun to shut down.
@@ -400,12 +393,7 @@ describe('the bin', () => {
     // At the default level, after what the calls it answered on its way out logged.
     const logging = start([], env);
     await initialize(logging);
-    logging.send({
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'tools/call',
-      params: { name: 'slow_echo', arguments: { text: 'hi', ms: 50 } },
-    });
+    logging.send(slowEcho(2, 'hi', 50));
     expect((await logging.exited).code).toBe(1);
     expect(logging.stderr()).toContain('warm-up failed');
     expect(logging.stderr().endsWith(why)).toBe(true);

@@ -9,28 +9,6 @@ export interface MigrateResult {
   applied: number;
 }
 
-/**
- * Applies the drizzle-kit migrations in `migrationsFolder` (`meta/_journal.json` + `NNNN_tag.sql`)
- * that the database does not have yet, recording them in `__drizzle_migrations` exactly as
- * `drizzle-orm/better-sqlite3/migrator` does (same table, hash and `created_at`), so the two are
- * interchangeable.
- *
- * Unlike drizzle's migrator, the check for pending migrations and their application happen in one
- * `BEGIN IMMEDIATE` transaction, so processes that start at once on the same file serialize: the
- * first applies, the others wait (busy_timeout) and find nothing to do. drizzle's migrator reads
- * the last applied migration before its (DEFERRED) transaction, so two racing processes can both
- * apply the same migration: one fails with "table already exists" or SQLITE_BUSY, and a migration
- * without a failing statement (a data backfill) would run twice.
- *
- * A file already up to date is found so with a read, without the write lock: a server starts while another
- * process holds a long write. A file whose last recorded migration is newer than any in the folder was
- * migrated by a newer release; it is refused, and nothing is written.
- *
- * Foreign keys are switched off while migrating (a PRAGMA is a no-op inside a transaction, so the
- * `PRAGMA foreign_keys=OFF` drizzle-kit writes around a table rebuild does nothing) so that
- * `DROP TABLE` of a rebuilt parent cannot cascade-delete its children; `PRAGMA foreign_key_check`
- * must then come back empty before commit, else everything is rolled back.
- */
 /** The `created_at` of the last migration recorded in the file, or undefined when there is none. */
 function appliedUpTo(sqlite: ShipyardDatabase['sqlite']): number | undefined {
   const table = sqlite
@@ -56,6 +34,28 @@ function newerRelease(file: string, last: number, newest: number): Error {
   );
 }
 
+/**
+ * Applies the drizzle-kit migrations in `migrationsFolder` (`meta/_journal.json` + `NNNN_tag.sql`)
+ * that the database does not have yet, recording them in `__drizzle_migrations` exactly as
+ * `drizzle-orm/better-sqlite3/migrator` does (same table, hash and `created_at`), so the two are
+ * interchangeable.
+ *
+ * Unlike drizzle's migrator, the check for pending migrations and their application happen in one
+ * `BEGIN IMMEDIATE` transaction, so processes that start at once on the same file serialize: the
+ * first applies, the others wait (busy_timeout) and find nothing to do. drizzle's migrator reads
+ * the last applied migration before its (DEFERRED) transaction, so two racing processes can both
+ * apply the same migration: one fails with "table already exists" or SQLITE_BUSY, and a migration
+ * without a failing statement (a data backfill) would run twice.
+ *
+ * A file already up to date is found so with a read, without the write lock: a server starts while another
+ * process holds a long write. A file whose last recorded migration is newer than any in the folder was
+ * migrated by a newer release; it is refused, and nothing is written.
+ *
+ * Foreign keys are switched off while migrating (a PRAGMA is a no-op inside a transaction, so the
+ * `PRAGMA foreign_keys=OFF` drizzle-kit writes around a table rebuild does nothing) so that
+ * `DROP TABLE` of a rebuilt parent cannot cascade-delete its children; `PRAGMA foreign_key_check`
+ * must then come back empty before commit, else everything is rolled back.
+ */
 export function migrate<TSchema extends Record<string, unknown>>(
   database: ShipyardDatabase<TSchema>,
   migrationsFolder: string,

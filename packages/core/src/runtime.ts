@@ -164,7 +164,7 @@ interface CompiledTool {
 interface CompiledResource {
   def: ResourceDefinition<unknown>;
   template: UriTemplate | undefined;
-  /** The template with each variable matching any text; see {@link looseTemplate}. */
+  /** The template with its one variable matching any text; see {@link looseTemplate}. */
   loose: LooseTemplate | undefined;
 }
 

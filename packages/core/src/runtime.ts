@@ -262,7 +262,7 @@ export class Runtime {
       const unknown = options.tools.filter((name) => !all.has(name));
       if (unknown.length > 0) {
         throw new ConfigError(
-          `Unknown tool${unknown.length > 1 ? 's' : ''} in --tools: ${unknown.join(', ')}. ` +
+          `Unknown tool${unknown.length > 1 ? 's' : ''} in --tools (SHIPYARD_TOOLS): ${unknown.join(', ')}. ` +
             `This server has: ${[...all.keys()].join(', ')}`,
         );
       }

@@ -209,6 +209,10 @@ describe('the bin', () => {
     expect(result.err).toContain('nope');
     expect(result.err).toContain(TOOL_NAMES.join(', '));
     expect(result.out).toBe('');
+    // Set by its variable, the setting is named so too.
+    const fromEnv = await runToExit([], { SHIPYARD_TOOLS: 'nope' });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.err).toContain('Unknown tool in --tools (SHIPYARD_TOOLS): nope.');
   });
 
   it('lists only read-only tools over stdio with --read-only', async () => {

@@ -136,7 +136,10 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   // (every tool, every interface).
   // An IPv6 address as a URL writes it ([::1]) is the address (::1): listen() takes no brackets.
   const host = (values.host ?? fromEnv('SHIPYARD_HOST') ?? DEFAULT_HOST).replace(/^\[(.*)\]$/, '$1');
-  if (!host.trim()) throw new UsageError('--host must name an address, got an empty value');
+  if (!host.trim()) {
+    const source = from('host', values.host, 'SHIPYARD_HOST');
+    throw new UsageError(`${source} must name an address, got an empty value`);
+  }
   const toolsText = values.tools ?? fromEnv('SHIPYARD_TOOLS');
   const tools = list(toolsText);
   if (toolsText !== undefined && !tools) {

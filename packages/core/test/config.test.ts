@@ -168,6 +168,7 @@ describe('parseConfig', () => {
     expect(parseConfig(['--host', '[::1]'], {}).host).toBe('::1');
     expect(() => parseConfig(['--host', '[]'], {})).toThrow(/--host must name an address/);
     expect(() => parseConfig(['--host', ' '], {})).toThrow(/--host must name an address/);
+    expect(() => parseConfig([], { SHIPYARD_HOST: ' ' })).toThrow(/^SHIPYARD_HOST must name an address/);
   });
 
   it('reads every empty SHIPYARD_* variable as unset, as the README says', () => {

@@ -191,11 +191,17 @@ function shipWithTicket(sql: Database.Database) {
        VALUES (1, 1, 'SHIP-1', 'One', '', 'task', ?, ?)`,
     )
     .run(at, at);
-  return sql.transaction((title: string) => {
-    sql.prepare('UPDATE tickets SET title = ?, updated_at = ? WHERE id = 1').run(title, at);
+  return change(sql, 'title');
+}
+
+/** A change of one field of ticket `id` as a writer records it, history row included. */
+function change(sql: Database.Database, field: 'title' | 'status' | 'priority', id = 1) {
+  const at = '2026-01-01T00:00:00.000Z';
+  return sql.transaction((value: string) => {
+    sql.prepare(`UPDATE tickets SET ${field} = ?, updated_at = ? WHERE id = ?`).run(value, at, id);
     sql
-      .prepare("INSERT INTO history (ticket_id, field, new_value, changed_at) VALUES (1, 'title', ?, ?)")
-      .run(title, at);
+      .prepare('INSERT INTO history (ticket_id, field, new_value, changed_at) VALUES (?, ?, ?, ?)')
+      .run(id, field, value, at);
   });
 }
 
@@ -225,6 +231,52 @@ it("hears of a project another process creates, on the project's own page", asyn
       .run();
     await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://projects/NEWR');
     expect(heard).toContain('tickets://projects');
+  });
+});
+
+it("does not report this process's own changes again when another process next commits", async () => {
+  await watchAndWrite(async ({ writer, watching, watch }) => {
+    const heard: string[] = [];
+    shipWithTicket(writer);
+    watch((...uris) => heard.push(...uris));
+    // This process's own change (reported as it was made), then a few looks.
+    change(watching, 'title')('Own');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    writer
+      .prepare(
+        "INSERT INTO projects (key, name, created_at) VALUES ('NEWR', 'New', '2026-01-01T00:00:00.000Z')",
+      )
+      .run();
+    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://projects/NEWR');
+    expect(heard).not.toContain('tickets://SHIP-1');
+  });
+});
+
+it("reports another process's change on the pages that show what changed, as for this process's own", async () => {
+  await watchAndWrite(async ({ writer, watch }) => {
+    const heard: string[] = [];
+    shipWithTicket(writer);
+    writer
+      .prepare(
+        `INSERT INTO tickets (project_id, number, key, title, description, type, parent_id, created_at, updated_at)
+         VALUES (1, 2, 'SHIP-2', 'Child', '', 'task', 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
+      )
+      .run();
+    watch((...uris) => heard.push(...uris));
+    // A priority and a comment show on the ticket's pages only, not on its parent's or the project list.
+    change(writer, 'priority', 2)('high');
+    writer.prepare("INSERT INTO comments (ticket_id, body) VALUES (1, 'Noted')").run();
+    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
+    expect(heard).toEqual(
+      expect.arrayContaining(['tickets://SHIP-2', 'tickets://SHIP-2/history', 'tickets://projects/SHIP']),
+    );
+    expect(heard).not.toContain('tickets://projects');
+    expect(heard).not.toContain('tickets://SHIP-1/history');
+    heard.length = 0;
+    // A status shows on the parent's page (its children) and in the project list (open counts).
+    change(writer, 'status', 2)('todo');
+    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://projects');
+    expect(heard).toEqual(expect.arrayContaining(['tickets://SHIP-1', 'tickets://SHIP-2']));
   });
 });
 

@@ -18,6 +18,14 @@ interface Entry {
   key: string;
   field: string | null;
   old: string | null;
+  new: string | null;
+}
+
+/** The last row of each log. */
+interface Ends {
+  history: number;
+  comments: number;
+  projects: number;
 }
 
 /**
@@ -25,13 +33,15 @@ interface Entry {
  * Every change to a ticket writes a history row (creation, each field, each link, on both tickets) or a
  * comment, and both tables number their rows in commit order, as writers take SQLite's one write lock. So
  * every `everyMs`, when SQLite's `data_version` says another connection has committed, a look reads the rows
- * of both after the last ones it read, and reports the project list and for each changed ticket: its ticket
- * and project URIs, its history URI when it has new history, and (for the first RELATED_LIMIT tickets with
- * new history) the pages that show it ({@link shownOn}: parent, linked tickets, projects it blocks) and the
- * parent it was moved away from; and the page of each new project (creating one writes neither log, so the
+ * of both after the last ones it read, and reports for each changed ticket what this process reports for its
+ * own changes: its ticket and project URIs, its history URI when it has new history, the project list when
+ * it was created or changed status, and (for the first RELATED_LIMIT tickets) the pages that show its title
+ * or status ({@link shownOn}: parent, linked tickets, and for a status the projects it blocks), and a moved
+ * ticket's old and new parent; and the page of each new project (creating one writes neither log, so the
  * projects table is read the same way). Nothing depends on clocks, so two changes in one millisecond are two
- * changes. A change of this process that lands between two looks is reported again: `resources/updated` only
- * tells a client to read again.
+ * changes. When no other connection has committed, the rows past the last look are this process's own,
+ * reported as they were made: the look moves past them. Else its own changes since the last look are
+ * reported again with the others' (`resources/updated` only tells a client to read again).
  */
 export function watchOtherProcesses(
   db: TicketsDb,
@@ -39,62 +49,79 @@ export function watchOtherProcesses(
   everyMs = WATCH_INTERVAL_MS,
 ): () => void {
   const sqlite = db.$client;
-  const version = () => Number(sqlite.pragma('data_version', { simple: true }));
-  const historyAfter = sqlite.prepare<[number], Entry>(
-    `SELECT h.id, t.key, h.field, h.old_value AS old FROM history h JOIN tickets t ON t.id = h.ticket_id
-     WHERE h.id > ? ORDER BY h.id LIMIT ${BATCH}`,
+  const historyAfter = sqlite.prepare<[number, number], Entry>(
+    `SELECT h.id, t.key, h.field, h.old_value AS old, h.new_value AS new
+     FROM history h JOIN tickets t ON t.id = h.ticket_id
+     WHERE h.id > ? AND h.id <= ? ORDER BY h.id LIMIT ${BATCH}`,
   );
-  const commentsAfter = sqlite.prepare<[number], Entry>(
-    `SELECT c.id, t.key, NULL AS field, NULL AS old FROM comments c JOIN tickets t ON t.id = c.ticket_id
-     WHERE c.id > ? ORDER BY c.id LIMIT ${BATCH}`,
+  const commentsAfter = sqlite.prepare<[number, number], Entry>(
+    `SELECT c.id, t.key, NULL AS field, NULL AS old, NULL AS new FROM comments c JOIN tickets t ON t.id = c.ticket_id
+     WHERE c.id > ? AND c.id <= ? ORDER BY c.id LIMIT ${BATCH}`,
   );
   /** New projects (a project's key is its entry's key): creating one writes no history or comment. */
-  const projectsAfter = sqlite.prepare<[number], Entry>(
-    `SELECT id, key, NULL AS field, NULL AS old FROM projects WHERE id > ? ORDER BY id LIMIT ${BATCH}`,
+  const projectsAfter = sqlite.prepare<[number, number], Entry>(
+    `SELECT id, key, NULL AS field, NULL AS old, NULL AS new FROM projects
+     WHERE id > ? AND id <= ? ORDER BY id LIMIT ${BATCH}`,
   );
-  /** Every entry of a log after `id`, in batches; returns the last id read. */
-  const readAfter = (log: typeof historyAfter, id: number, each: (entry: Entry) => void) => {
+  /** Every entry of a log after `from` up to `to`, in batches. */
+  const readBetween = (log: typeof historyAfter, from: number, to: number, each: (entry: Entry) => void) => {
     for (;;) {
-      const rows = log.all(id);
+      const rows = log.all(from, to);
       for (const row of rows) each(row);
-      id = rows.at(-1)?.id ?? id;
-      if (rows.length < BATCH) return id;
+      from = rows.at(-1)?.id ?? from;
+      if (rows.length < BATCH) return;
     }
   };
-  // The version first, then the marks (in one statement, one snapshot): a commit that lands in between moves
-  // the version past `seen`, so the first look reads after the marks and reports it.
-  let seen = version();
-  let marks = sqlite
-    .prepare<[], { history: number; comments: number; projects: number }>(
-      `SELECT coalesce((SELECT max(id) FROM history), 0) AS history,
-              coalesce((SELECT max(id) FROM comments), 0) AS comments,
-              coalesce((SELECT max(id) FROM projects), 0) AS projects`,
-    )
-    .get() ?? { history: 0, comments: 0, projects: 0 };
+  const ends = sqlite.prepare<[], Ends>(
+    `SELECT coalesce((SELECT max(id) FROM history), 0) AS history,
+            coalesce((SELECT max(id) FROM comments), 0) AS comments,
+            coalesce((SELECT max(id) FROM projects), 0) AS projects`,
+  );
+  /**
+   * `data_version` and the logs' ends in one read transaction: the version counts the other connections'
+   * commits up to the snapshot the ends come from, so the two agree.
+   */
+  const state = sqlite.transaction(() => ({
+    version: Number(sqlite.pragma('data_version', { simple: true })),
+    ends: ends.get() ?? { history: 0, comments: 0, projects: 0 },
+  }));
+  let { version: seen, ends: marks } = state();
 
   // A look keeps the new marks only once it has reported: if it fails halfway (the database closing, say),
   // the next look reads the same changes again.
   const look = () => {
-    const now = version();
-    if (now === seen) return;
-    const uris = new Set(['tickets://projects']);
-    const related = new Set<string>();
-    const history = readAfter(historyAfter, marks.history, ({ key, field, old }) => {
-      for (const uri of ticketUris(key)) uris.add(uri);
+    const now = state();
+    if (now.version === seen) {
+      marks = now.ends;
+      return;
+    }
+    const uris = new Set<string>();
+    /** Changed tickets whose pages elsewhere show the change: blocking when their status changed. */
+    const related = new Map<string, boolean>();
+    const relate = (key: string, blocking: boolean) => {
       if (!related.has(key) && related.size >= RELATED_LIMIT) return;
-      related.add(key);
-      if (field === 'parent' && old) uris.add(`tickets://${old}`);
+      related.set(key, blocking || related.get(key) === true);
+    };
+    readBetween(historyAfter, marks.history, now.ends.history, (entry) => {
+      for (const uri of ticketUris(entry.key)) uris.add(uri);
+      if (entry.field === 'created' || entry.field === 'status') uris.add('tickets://projects');
+      if (entry.field === 'created' || entry.field === 'title') relate(entry.key, false);
+      else if (entry.field === 'status') relate(entry.key, true);
+      else if (entry.field === 'parent') {
+        for (const parent of [entry.old, entry.new]) if (parent) uris.add(`tickets://${parent}`);
+      }
     });
-    const comments = readAfter(commentsAfter, marks.comments, ({ key }) => {
+    readBetween(commentsAfter, marks.comments, now.ends.comments, ({ key }) => {
       for (const uri of ticketUris(key, { history: false })) uris.add(uri);
     });
-    const projects = readAfter(projectsAfter, marks.projects, ({ key }) => {
+    readBetween(projectsAfter, marks.projects, now.ends.projects, ({ key }) => {
+      uris.add('tickets://projects');
       uris.add(`tickets://projects/${key}`);
     });
-    for (const key of related) for (const uri of shownOn(db, key, { blocking: true })) uris.add(uri);
+    for (const [key, blocking] of related) for (const uri of shownOn(db, key, { blocking })) uris.add(uri);
     const all = [...uris];
     for (let i = 0; i < all.length; i += REPORT_CHUNK) changed(...all.slice(i, i + REPORT_CHUNK));
-    [seen, marks] = [now, { history, comments, projects }];
+    [seen, marks] = [now.version, now.ends];
   };
   const timer = setInterval(() => {
     try {

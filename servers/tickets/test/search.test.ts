@@ -339,7 +339,9 @@ describe('text search', () => {
       expect(error.message).toContain('no word');
       expect(error.hint).toContain('leave out query');
     }
-    for (const query of ['', '   ', '*', '* *']) expect((await search({ query })).total).toBe(1);
+    // Text that shows nothing is blank too: a zero-width space, a BOM, an ideographic space, controls.
+    for (const query of ['', '   ', '*', '* *', '\u200b', '\ufeff', '\u3000', '\u2066\u2069', '\u0001 *'])
+      expect((await search({ query })).total).toBe(1);
   });
 });
 
@@ -596,7 +598,11 @@ describe('sorting', () => {
 describe('pages', () => {
   beforeEach(async () => {
     for (let i = 1; i <= 23; i++) {
-      await seedTicket(client, { title: `Flaky test number ${i}`, priority: i % 2 ? 'high' : 'low' });
+      await seedTicket(client, {
+        title: `Flaky test number ${i}`,
+        priority: i % 2 ? 'high' : 'low',
+        assignee: 'ana',
+      });
     }
     // Same updated_at for several tickets: the order must still be total (id breaks ties).
     database.db.run(sql`UPDATE tickets SET updated_at = '2024-05-01T00:00:00.000Z' WHERE number % 3 = 0`);
@@ -689,6 +695,13 @@ describe('pages', () => {
     await callError(client, 'search_tickets', { query: 'test', limit: 5, cursor }, 'invalid_input');
     // The same words in other case are the same query: the search does not tell them apart.
     expect((await search({ query: 'FLAKY', limit: 5, cursor })).items).toHaveLength(5);
+    // So is an assignee in other (ASCII) case, as the filter compares names.
+    const mine = await search({ assignee: 'ana', limit: 5 });
+    expect(mine.next_cursor).toBeTruthy();
+    const upper = await search({ assignee: 'ANA', limit: 5, cursor: mine.next_cursor });
+    expect(upper.items.map((item) => item.key)).toEqual(
+      (await search({ assignee: 'me', limit: 5, cursor: mine.next_cursor })).items.map((item) => item.key),
+    );
     await callError(
       client,
       'search_tickets',
@@ -924,6 +937,17 @@ describe('what a result holds', () => {
       parent: 'SHIP-1',
     });
     expect(item?.description).toBe('é'.repeat(500));
+    // The cut keeps a character as people see it whole: a flag, an accented letter typed apart.
+    for (const [tail, kept] of [
+      ['🇫🇷 tail', ''],
+      ['q\u0307 tail', ''],
+      ['👨\u200d👩\u200d👧 tail', ''],
+      ['ab', 'a'],
+    ]) {
+      await callOk(client, 'update_ticket', { key: 'SHIP-2', description: `${'c'.repeat(499)}${tail}` });
+      const cut = await search({ query: 'child', fields: ['description'] });
+      expect(cut.items[0]?.description).toBe(`${'c'.repeat(499)}${kept}`);
+    }
     expect(typeof item?.created_at).toBe('string');
     const short = await search({ query: 'epic', fields: ['description'] });
     expect(short.items[0]).toMatchObject({ description: 'short text', description_truncated: false });

@@ -15,6 +15,7 @@ import {
   findTicketRow,
   getProjectRow,
   getTicketRow,
+  head,
   normaliseLabel,
   OPEN_STATUSES,
   PRIORITIES,
@@ -220,8 +221,11 @@ export function tokenize(db: TicketsDb, text: string): QueryToken[] {
  */
 const WRITTEN_WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
+/** Text that shows nothing but `*`: blanks, control and format characters (a zero-width space, a BOM). */
+const BLANK = /^[\s*\p{Cc}\p{Cf}]*$/u;
+
 /**
- * A search's words. No query, a blank one or `*` means none: a listing by the filters. Other text with no
+ * A search's words. No query, a blank one (see {@link BLANK}) or `*` means none: a listing by the filters. Other text with no
  * word in it (`🚀`, `!!`) or with more than MAX_QUERY_WORDS words is refused, rather than searched as
  * something else than what was asked (everything, or the first words only).
  */
@@ -235,7 +239,7 @@ function queryTokens(db: TicketsDb, query: string): QueryToken[] {
     seen.add(key);
     return true;
   });
-  if (tokens.length === 0 && !/^[\s*]*$/.test(query)) {
+  if (tokens.length === 0 && !BLANK.test(query)) {
     throw new InvalidInput('`query` has no word to search for: words are letters and digits', {
       hint: 'Search with words from the title or description, or leave out query to list tickets by the filters',
     });
@@ -380,7 +384,8 @@ type Row = SummaryRow & {
 /** Extra columns per requested field (constant SQL, no user text). */
 const EXTRA_COLUMNS: Record<ExtraField, SQL> = {
   description: sql.raw(
-    `substr(tickets.description, 1, ${LIST_DESCRIPTION_CHARS}) AS description, ` +
+    // One character more than is shown: where the cut falls inside a flag or an accented letter, toItem sees it.
+    `substr(tickets.description, 1, ${LIST_DESCRIPTION_CHARS + 1}) AS description, ` +
       `length(tickets.description) > ${LIST_DESCRIPTION_CHARS} AS description_truncated`,
   ),
   reporter: sql.raw('tickets.reporter AS reporter'),
@@ -530,7 +535,8 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     [...new Set(options.status ?? [])].sort(),
     [...new Set(options.priority ?? [])].sort(),
     options.type,
-    options.assignee,
+    // Names compare without regard to ASCII case (COLLATE NOCASE): `Ana` asks what `ana` does.
+    options.assignee?.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()),
     label,
     parent?.id,
     updatedSince,
@@ -643,7 +649,7 @@ function toItem(row: Row, fields: ReadonlySet<ExtraField>): SearchItem {
   const item: SearchItem = toSummary(row);
   for (const field of fields) {
     if (field === 'description') {
-      item.description = row.description ?? '';
+      item.description = head(row.description ?? '', LIST_DESCRIPTION_CHARS);
       item.description_truncated = row.description_truncated === 1;
     } else if (field === 'created_at') item.created_at = row.created_at ?? row.updatedAt;
     else if (field === 'estimate') item.estimate = row.estimate ?? null;

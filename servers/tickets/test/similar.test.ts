@@ -81,6 +81,35 @@ it('finds a duplicate whose description is long among many tickets sharing its t
   expect(Object.keys(found)[0]).toBe(target.key);
 });
 
+it('finds an exact duplicate with a long description among more look-alikes than it scores', async () => {
+  // bm25 gives each title word nearly its most whatever the description's length, but not quite: among many
+  // tickets holding all the words, the short ones came first, and only the first 30 were scored.
+  const trace = Array.from({ length: 300 }, (_, i) => `    at frame${i} (src/auth/login.ts:${i + 1}:3)`);
+  const original = await seedTicket(client, {
+    project: 'WEB',
+    title: 'Login crash',
+    description: trace.join('\n'),
+  });
+  for (let i = 0; i < 40; i++)
+    await seedTicket(client, { project: 'WEB', title: `Login crash on device model${i}` });
+  const { items } = await similar({ title: 'Login crash', limit: 3 });
+  expect(items[0]).toMatchObject({ key: original.key, score: 1 });
+  expect(items[1]?.score).toBeLessThan(1);
+});
+
+it('puts the same title first among tickets that score the same', async () => {
+  const reworded = await seedTicket(client, { project: 'WEB', title: 'Safari checkout: timeouts' });
+  const exact = await seedTicket(client, { project: 'WEB', title: 'Checkout timeout on Safari' });
+  const { items } = await similar({ title: 'checkout TIMEOUT on safari', project: 'WEB' });
+  expect(items.map((item) => [item.key, item.score])).toEqual([
+    [exact.key, 1],
+    [reworded.key, 1],
+  ]);
+  // Either way round: the order is the titles', not the tickets' age.
+  const first = await similar({ title: 'Safari checkout: timeouts', project: 'WEB' });
+  expect(first.items.map((item) => item.key)).toEqual([reworded.key, exact.key]);
+});
+
 it('leaves unrelated tickets out, even when bm25 finds them', async () => {
   expect((await similar({ title: 'Upgrade the database driver' })).items).toEqual([]);
   // "crash" matches the CSV ticket's description, but its title shares no word.

@@ -676,7 +676,7 @@ const STOP_WORDS = new Set(
 /** Most title words used in the OR query, and description words added to them. */
 const MAX_TITLE_WORDS = 12;
 const MAX_DESCRIPTION_WORDS = 4;
-/** bm25 candidates scored per call. */
+/** Candidates of each query scored per call (of the title's query: those whose titles share most words). */
 export const SIMILAR_CANDIDATES = 30;
 /** Best title hits read before the project and status filters (more only when these leave too few). */
 const SIMILAR_PREFILTER = 300;
@@ -793,57 +793,79 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
     filters.push({ column: 'status', kind: 'broad', cond: () => sql`tickets.status IN (${open})` });
   }
   const filter = allOf(filters);
-  const columns = sql`tickets.key AS key, tickets.title AS title, tickets.status AS status,
-    substr(tickets.description, 1, 5000) AS description`;
-  type Candidate = { key: string; title: string; status: Status; description: string };
-  /** The SIMILAR_CANDIDATES best bm25 hits of a query that pass the filters. */
-  const best = (match: string): Candidate[] => {
+  const columns = sql`tickets.id AS id, tickets.key AS key, tickets.title AS title, tickets.status AS status`;
+  type Candidate = { id: number; key: string; title: string; status: Status };
+  /** The best bm25 hits of a query that pass the filters, at most `keep` of them, best first. */
+  const best = (match: string, keep: number): Candidate[] => {
     // Usually the best few hundred by bm25 hold enough open tickets of the project: filter just those rows.
     const rows = db.all<Candidate>(
       sql`SELECT ${columns} FROM (
             SELECT tickets_fts.rowid AS id, ${BM25} AS score FROM tickets_fts WHERE tickets_fts MATCH ${match}
             ORDER BY score, tickets_fts.rowid DESC LIMIT ${SIMILAR_PREFILTER}
           ) AS ranked JOIN tickets ON tickets.id = ranked.id${filter ? sql` WHERE ${filter}` : sql``}
-          ORDER BY ranked.score, ranked.id DESC LIMIT ${SIMILAR_CANDIDATES}`,
+          ORDER BY ranked.score, ranked.id DESC LIMIT ${keep}`,
     );
     if (!filter || rows.length >= SIMILAR_CANDIDATES) return rows;
     // The filters left too few: rank among the tickets that pass them.
     const text = textHits(match, filter, { seek: seekIndex(filters) });
     return db.all<Candidate>(
       sql`${text.withHits}SELECT ${columns}
-          FROM ${text.ranked(sql`LIMIT ${SIMILAR_CANDIDATES}`)} JOIN tickets ON tickets.id = ranked.id
+          FROM ${text.ranked(sql`LIMIT ${keep}`)} JOIN tickets ON tickets.id = ranked.id
           ORDER BY ranked.score, ranked.id DESC`,
     );
   };
+  const title = stems(options.title);
+  const withStems = (row: Candidate) => Object.assign(row, { stems: stems(row.title) });
   // The title's words alone pick candidates, so the description (whose rarer words would outrank them in a
-  // shared bm25 query) cannot push out a ticket the title finds; with its words added, a second query adds
-  // tickets titled in the description's words. Descriptions are searched only with all of the description's
-  // most frequent words, which an identical or close description has (long description doclists are
-  // intersected, not merged). At most three times SIMILAR_CANDIDATES rows are read.
-  const candidates = best(`{title} : (${titleMatch})`);
+  // shared bm25 query) cannot push out a ticket the title finds. Of the best SIMILAR_PREFILTER hits, the
+  // SIMILAR_CANDIDATES whose titles share the most words go on: bm25 gives a title word nearly its most
+  // whatever the description's length, but not quite, so among many tickets holding all the words, those
+  // with short descriptions would come first, and a long report of the same title last. With its words
+  // added, a second query adds tickets titled in the description's words. Descriptions are searched only with
+  // all of the description's most frequent words, which an identical or close description has (long
+  // description doclists are intersected, not merged).
+  const candidates = best(`{title} : (${titleMatch})`, SIMILAR_PREFILTER)
+    .map((row, rank) => {
+      const hit = withStems(row);
+      return { row: hit, rank, score: jaccard(title, hit.stems) };
+    })
+    .sort((a, b) => b.score - a.score || a.rank - b.rank)
+    .slice(0, SIMILAR_CANDIDATES)
+    .map(({ row }) => row);
   const seen = new Set(candidates.map((row) => row.key));
   const add = (match: string) => {
-    for (const row of best(match)) {
+    for (const row of best(match, SIMILAR_CANDIDATES)) {
       if (seen.has(row.key)) continue;
       seen.add(row.key);
-      candidates.push(row);
+      candidates.push(withStems(row));
     }
   };
   const withDescription = ftsAnyOf([...titleWords, ...descriptionWords]);
   if (descriptionWords.length > 0 && withDescription) add(`{title} : (${withDescription})`);
-  const title = stems(options.title);
   const description = descriptionText.trim() ? stems(descriptionText) : undefined;
   if (description && description.size >= MIN_SHARED_WORDS) {
     const sameDescription = topWords(descriptionText, new Set(), MAX_DESCRIPTION_WORDS);
     if (sameDescription.length >= 2)
       add(`{description} : (${sameDescription.map((text) => quote({ text, prefix: false })).join(' AND ')})`);
   }
+  // Descriptions are read only to compare with one given, and only the candidates'.
+  const descriptions = new Map(
+    description && candidates.length > 0
+      ? db
+          .all<{ id: number; description: string }>(
+            sql`SELECT id, substr(description, 1, 5000) AS description FROM tickets
+                WHERE id IN (${sqlList(candidates.map((row) => row.id))})`,
+          )
+          .map((row) => [row.id, row.description])
+      : [],
+  );
 
+  const sameTitle = words(options.title).join(' ');
   const scored = candidates.map((row) => {
-    const rowTitle = stems(row.title);
+    const rowTitle = row.stems;
     let score = jaccard(title, rowTitle);
     if (description) {
-      const rowDescription = stems(row.description);
+      const rowDescription = stems(descriptions.get(row.id) ?? '');
       // Description overlap can lift a differently worded title, never lower a matching one; a description
       // with enough of the same words makes a likely duplicate on its own.
       score += (1 - score) * 0.3 * jaccard(description, new Set([...rowTitle, ...rowDescription]));
@@ -851,14 +873,16 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
       if (common >= MIN_SHARED_WORDS)
         score = Math.max(score, SAME_DESCRIPTION * jaccard(description, rowDescription, common));
     }
-    return { key: row.key, title: row.title, status: row.status, score };
+    // Of equal scores, a title with the same words in the same order (the likeliest original) comes first.
+    const exact = words(row.title).join(' ') === sameTitle;
+    return { item: { key: row.key, title: row.title, status: row.status, score }, exact };
   });
   // The threshold applies to the exact score (0.296 is below 0.3); only the output is rounded.
   const items = scored
-    .filter((item) => item.score >= SIMILAR_THRESHOLD)
-    .sort((a, b) => b.score - a.score)
+    .filter(({ item }) => item.score >= SIMILAR_THRESHOLD)
+    .sort((a, b) => b.item.score - a.item.score || Number(b.exact) - Number(a.exact))
     .slice(0, limit)
-    .map((item) => Object.assign(item, { score: Math.round(item.score * 100) / 100 }));
+    .map(({ item }) => Object.assign(item, { score: Math.round(item.score * 100) / 100 }));
   return { items };
 }
 

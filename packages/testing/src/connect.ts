@@ -106,7 +106,8 @@ export async function spawnHttpServer(
     ...(options.cwd ? { cwd: options.cwd } : {}),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': the last of stderr may still be in the pipe at 'exit', and the error quotes it.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`no "listening on" line in time:\n${stderr.join('')}`)),

@@ -43,7 +43,8 @@ function spawnOnBlockedDir(args: string[] = []) {
     child,
     stdout: () => stdout,
     stderr: () => stderr,
-    exited: new Promise<number | null>((resolve) => child.once('exit', resolve)),
+    // 'close', not 'exit': what the child wrote last may still be on its way through the pipes at 'exit'.
+    exited: new Promise<number | null>((resolve) => child.once('close', resolve)),
   };
 }
 
@@ -122,7 +123,7 @@ describe('the built bin', () => {
       child.stderr.on('data', (chunk: Buffer) => {
         out.stderr += chunk;
       });
-      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const exited = new Promise((resolve) => child.once('close', resolve));
       child.stdin.write(line(INITIALIZE));
       await expect.poll(() => ready(out), { timeout: 15_000 }).toBe(true);
       child.kill('SIGTERM');

@@ -240,6 +240,8 @@ export class Runtime {
   private readonly hiddenByReadOnly = new Set<string>();
   private readonly resources: CompiledResource[];
   private readonly prompts = new Map<string, PromptDefinition<unknown>>();
+  /** Prompts of the definition not offered, with the tools they call that are not. */
+  private readonly hiddenPrompts = new Map<string, string[]>();
   private readonly sessions = new Set<Session>();
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly shutdown = new AbortController();
@@ -289,8 +291,32 @@ export class Runtime {
     }));
     for (const prompt of definition.prompts ?? []) {
       // A workflow whose tools are not all offered would fail part way: it is not offered either.
-      if ((prompt.uses ?? []).every((name) => this.tools.has(name))) this.prompts.set(prompt.name, prompt);
+      const missing = (prompt.uses ?? []).filter((name) => !this.tools.has(name));
+      if (missing.length === 0) this.prompts.set(prompt.name, prompt);
+      else this.hiddenPrompts.set(prompt.name, missing);
     }
+  }
+
+  /** Why a prompt of the definition is not offered (the tools it calls that are not), or undefined. */
+  private promptHidden(name: string): string | undefined {
+    const missing = this.hiddenPrompts.get(name);
+    if (!missing) return undefined;
+    const readOnly = missing.filter((tool) => this.hiddenByReadOnly.has(tool));
+    const left = missing.filter((tool) => !this.hiddenByReadOnly.has(tool));
+    const reasons = [
+      ...(readOnly.length > 0 ? [`${readOnly.join(', ')}, which --read-only hides`] : []),
+      ...(left.length > 0 ? [`${left.join(', ')}, which --tools (SHIPYARD_TOOLS) leaves out`] : []),
+    ];
+    return `Prompt ${name} is not offered: it calls ${reasons.join(', and ')}`;
+  }
+
+  /** The error for a prompt name that is not offered: hidden (and why), or unknown. */
+  private unknownPrompt(name: string): RpcError {
+    const available = `Available prompts: ${[...this.prompts.keys()].join(', ') || 'none'}`;
+    return new RpcError(
+      ErrorCode.InvalidParams,
+      `${this.promptHidden(name) ?? `Unknown prompt: ${named(name)}`}. ${available}`,
+    );
   }
 
   /**
@@ -808,12 +834,7 @@ export class Runtime {
 
   private async getPrompt(name: string, args: Record<string, string>) {
     const prompt = this.prompts.get(name);
-    if (!prompt) {
-      throw new RpcError(
-        ErrorCode.InvalidParams,
-        `Unknown prompt: ${named(name)}. Available prompts: ${[...this.prompts.keys()].join(', ') || 'none'}`,
-      );
-    }
+    if (!prompt) throw this.unknownPrompt(name);
     const allowed = Object.keys(prompt.args);
     const unknown = Object.keys(args).filter((key) => !Object.hasOwn(prompt.args, key));
     const missing = allowed.filter((key) => prompt.args[key]?.required && !args[key]?.trim());
@@ -859,7 +880,7 @@ export class Runtime {
     let complete: CompleteFn<unknown> | undefined;
     if (ref.type === 'ref/prompt') {
       const prompt = this.prompts.get(ref.name);
-      if (!prompt) throw new RpcError(ErrorCode.InvalidParams, `Unknown prompt: ${named(ref.name)}`);
+      if (!prompt) throw this.unknownPrompt(ref.name);
       complete = prompt.args[argument.name]?.complete;
     } else {
       const resource = this.resources.find((r) => r.def.uri === ref.uri);

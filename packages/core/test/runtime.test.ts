@@ -513,8 +513,36 @@ describe('allow-list', () => {
     const without = await start({ tools: ['update_note', 'slow_echo'] });
     expect((await without.client.listPrompts()).prompts).toEqual([]);
     const error = await expectRpcError(without.client.getPrompt({ name: 'summarise' }), INVALID_PARAMS);
-    expect(error.message).toMatch(/Unknown prompt: summarise\. Available prompts: none$/);
+    // Named as hidden, and why, not as unknown; completions say the same.
+    expect(error.message).toMatch(
+      /Prompt summarise is not offered: it calls echo_text, which --tools \(SHIPYARD_TOOLS\) leaves out\. Available prompts: none$/,
+    );
+    const completing = without.client.complete({
+      ref: { type: 'ref/prompt', name: 'summarise' },
+      argument: { name: 'id', value: '' },
+    });
+    expect((await expectRpcError(completing, INVALID_PARAMS)).message).toContain(
+      'Prompt summarise is not offered',
+    );
+    expect(
+      (await expectRpcError(without.client.getPrompt({ name: 'nope' }), INVALID_PARAMS)).message,
+    ).toMatch(/Unknown prompt: nope\. Available prompts: none$/);
     await without.close();
+    // A prompt that calls a tool that writes, under --read-only.
+    const sample = createSample();
+    const writes = sample.prompts?.map((prompt) => ({
+      ...prompt,
+      uses: ['echo_text', 'update_note', 'slow_echo'],
+    }));
+    const readOnly = await connect(
+      { ...sample, prompts: writes },
+      { readOnly: true, tools: ['echo_text', 'update_note'] },
+    );
+    const hidden = await expectRpcError(readOnly.client.getPrompt({ name: 'summarise' }), INVALID_PARAMS);
+    expect(hidden.message).toContain(
+      'Prompt summarise is not offered: it calls update_note, which --read-only hides, and slow_echo, which --tools (SHIPYARD_TOOLS) leaves out.',
+    );
+    await readOnly.close();
     const all = await start({ tools: ['echo_text'] });
     expect((await all.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['review-note', 'summarise']);
   });

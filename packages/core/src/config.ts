@@ -105,9 +105,12 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   /** Where a value came from, for error messages: the flag, or else the environment variable. */
   const from = (flag: string, value: string | undefined, name: string) =>
     value !== undefined ? `--${flag}` : name;
-  // Empty environment variables count as unset (a host config's `"SHIPYARD_PORT": ""` leaves the default).
-  const fromEnv = (name: string) => env[name] || undefined;
-  const transport = values.transport ?? fromEnv('SHIPYARD_TRANSPORT') ?? 'stdio';
+  // Empty or blank environment variables count as unset (a host config's `"SHIPYARD_PORT": ""` leaves the
+  // default), and a value is read without the blanks around it.
+  const fromEnv = (name: string) => env[name]?.trim() || undefined;
+  /** A word of a fixed set (stdio, debug), in any case and without the blanks around it. */
+  const word = (value: string | undefined) => value?.trim().toLowerCase();
+  const transport = word(values.transport ?? fromEnv('SHIPYARD_TRANSPORT')) ?? 'stdio';
   if (transport !== 'stdio' && transport !== 'http') {
     const source = from('transport', values.transport, 'SHIPYARD_TRANSPORT');
     throw new UsageError(`${source} must be stdio or http, got "${transport}"`);
@@ -118,7 +121,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     const source = from('port', values.port, 'SHIPYARD_PORT');
     throw new UsageError(`${source} must be a number from 0 to 65535, got "${portText}"`);
   }
-  const logLevelText = values['log-level'] ?? fromEnv('SHIPYARD_LOG_LEVEL');
+  const logLevelText = word(values['log-level'] ?? fromEnv('SHIPYARD_LOG_LEVEL'));
   const logLevel = parseLogLevel(logLevelText);
   if (logLevelText !== undefined && logLevel !== logLevelText) {
     const source = from('log-level', values['log-level'], 'SHIPYARD_LOG_LEVEL');
@@ -128,7 +131,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     throw new UsageError('--data-dir must name a directory, got an empty value');
   }
   // As the tools read a name: `@ada` is ada, and the same name typed with combining accents is one user.
-  const given = values.user ?? env.SHIPYARD_USER;
+  const given = values.user ?? fromEnv('SHIPYARD_USER');
   const user = given === undefined ? undefined : personName(given);
   if (values.user !== undefined && !user) throw new UsageError('--user must name someone, got a blank value');
   if (user) checkUser(user, from('user', values.user, 'SHIPYARD_USER'));
@@ -146,23 +149,26 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     const source = from('tools', values.tools, 'SHIPYARD_TOOLS');
     throw new UsageError(`${source} must name at least one tool, got "${toolsText}"`);
   }
-  const allowedHosts = list(values['allowed-hosts'] ?? env.SHIPYARD_ALLOWED_HOSTS) ?? [];
+  const allowedHosts = list(values['allowed-hosts'] ?? fromEnv('SHIPYARD_ALLOWED_HOSTS')) ?? [];
   for (const name of allowedHosts) {
     const url = URL.canParse(`http://${name}`) ? new URL(`http://${name}`) : undefined;
     if (url?.port === '' && url.host === name.toLowerCase()) continue;
     const source = from('allowed-hosts', values['allowed-hosts'], 'SHIPYARD_ALLOWED_HOSTS');
     throw new UsageError(`${source} takes host names without a port (e.g. mcp.example), got "${name}"`);
   }
+  // Checked also when the flag is given: a value that stops start-up should not wait for the flag to go.
+  const readOnlyEnv = bool(env.SHIPYARD_READ_ONLY, 'SHIPYARD_READ_ONLY');
   return {
     transport,
     host,
     port,
     dataDir: values['data-dir'] ?? fromEnv('SHIPYARD_DATA_DIR'),
-    readOnly: values['read-only'] ?? bool(env.SHIPYARD_READ_ONLY, 'SHIPYARD_READ_ONLY'),
+    readOnly: values['read-only'] ?? readOnlyEnv,
     tools,
     user: user || undefined,
     logLevel,
-    httpToken: fromEnv('SHIPYARD_HTTP_TOKEN'),
+    // As set: a token with blanks around it is refused when HTTP starts, not trimmed into another token.
+    httpToken: env.SHIPYARD_HTTP_TOKEN || undefined,
     allowedHosts,
     help: values.help ?? false,
     version: values.version ?? false,
@@ -201,7 +207,7 @@ export const SETTINGS: ReadonlyArray<{ flag?: string; env?: string; description:
     flag: '--read-only',
     env: 'SHIPYARD_READ_ONLY',
     description:
-      'Expose only read-only tools (env: 1, true, yes or on; 0, false, no, off or empty for no; no flag turns it off)',
+      'Expose only read-only tools (env: 1, true, yes or on; 0, false, no, off or empty for no; anything else stops start-up; the flag can only turn it on)',
   },
   {
     flag: '--tools a,b',
@@ -232,5 +238,5 @@ export function helpText(bin: string, description: string | undefined): string {
   const lines = rows.map(
     ([flag, text, env]) => `  ${(flag ?? '').padEnd(width)}  ${text}${env ? ` ${env}` : ''}`,
   );
-  return `${bin}${description ? ` - ${description}` : ''}\n\nUsage: ${bin} [options]\n\nOptions (flags win over environment variables):\n${lines.join('\n')}\n`;
+  return `${bin}${description ? ` - ${description}` : ''}\n\nUsage: ${bin} [options]\n\nOptions (flags win over environment variables; an empty or blank one counts as unset):\n${lines.join('\n')}\n`;
 }

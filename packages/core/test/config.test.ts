@@ -142,11 +142,13 @@ describe('parseConfig', () => {
       expect(parseConfig([], { SHIPYARD_READ_ONLY: value }).readOnly, value).toBe(false);
     }
     expect(parseConfig(['--read-only'], {}).readOnly).toBe(true);
-    // A typo is not read as "no": the server would be writable by mistake.
+    // A typo is not read as "no": the server would be writable by mistake. With the flag, it is still
+    // refused: it would be found only once the flag went.
     for (const value of ['y', 'ture', '2'])
-      expect(() => parseConfig([], { SHIPYARD_READ_ONLY: value }), value).toThrow(
-        /SHIPYARD_READ_ONLY must be 1, true, yes or on/,
-      );
+      for (const argv of [[], ['--read-only']])
+        expect(() => parseConfig(argv, { SHIPYARD_READ_ONLY: value }), value).toThrow(
+          /SHIPYARD_READ_ONLY must be 1, true, yes or on/,
+        );
   });
 
   it('parses --tools as a trimmed comma list; an empty list given is refused, not read as every tool', () => {
@@ -162,21 +164,41 @@ describe('parseConfig', () => {
     expect(() => parseConfig([], { SHIPYARD_TOOLS: ' , ' })).toThrow(/SHIPYARD_TOOLS must name/);
   });
 
-  it('reads an empty SHIPYARD_HOST as unset and refuses an empty --host', () => {
+  it('reads an empty or blank SHIPYARD_HOST as unset and refuses an empty --host', () => {
     expect(parseConfig([], { SHIPYARD_HOST: '' }).host).toBe('127.0.0.1');
+    expect(parseConfig([], { SHIPYARD_HOST: ' ' }).host).toBe('127.0.0.1');
     // An IPv6 address written as in a URL binds as the address.
     expect(parseConfig(['--host', '[::1]'], {}).host).toBe('::1');
     expect(() => parseConfig(['--host', '[]'], {})).toThrow(/--host must name an address/);
     expect(() => parseConfig(['--host', ' '], {})).toThrow(/--host must name an address/);
-    expect(() => parseConfig([], { SHIPYARD_HOST: ' ' })).toThrow(/^SHIPYARD_HOST must name an address/);
+    expect(() => parseConfig([], { SHIPYARD_HOST: '[]' })).toThrow(/^SHIPYARD_HOST must name an address/);
   });
 
-  it('reads every empty SHIPYARD_* variable as unset, as the README says', () => {
-    const empty = Object.fromEntries(
-      SETTINGS.flatMap((setting) => (setting.env ? [[setting.env, '']] : [])),
-    ) as Record<string, string>;
-    expect(Object.keys(empty)).toEqual(expect.arrayContaining(['SHIPYARD_TRANSPORT', 'SHIPYARD_PORT']));
-    expect(parseConfig([], empty)).toEqual(parseConfig([], {}));
+  it('reads every empty or blank SHIPYARD_* variable as unset, as the README says', () => {
+    for (const blank of ['', ' ', '\t \n']) {
+      const unset = Object.fromEntries(
+        SETTINGS.flatMap((setting) =>
+          setting.env && setting.env !== 'SHIPYARD_HTTP_TOKEN' ? [[setting.env, blank]] : [],
+        ),
+      ) as Record<string, string>;
+      expect(Object.keys(unset)).toEqual(expect.arrayContaining(['SHIPYARD_TRANSPORT', 'SHIPYARD_DATA_DIR']));
+      expect(parseConfig([], unset), JSON.stringify(blank)).toEqual(parseConfig([], {}));
+    }
+    // The token is taken as set: blanks around it are refused when HTTP starts, not trimmed away.
+    expect(parseConfig([], { SHIPYARD_HTTP_TOKEN: '' }).httpToken).toBeUndefined();
+    expect(parseConfig([], { SHIPYARD_HTTP_TOKEN: ' t ' }).httpToken).toBe(' t ');
+  });
+
+  it('reads names of a fixed set in any case, without the blanks around them', () => {
+    expect(parseConfig([], { SHIPYARD_TRANSPORT: ' HTTP ', SHIPYARD_LOG_LEVEL: 'Debug ' })).toMatchObject({
+      transport: 'http',
+      logLevel: 'debug',
+    });
+    expect(parseConfig(['--transport', 'Stdio', '--log-level', 'WARN'], {})).toMatchObject({
+      transport: 'stdio',
+      logLevel: 'warn',
+    });
+    expect(parseConfig([], { SHIPYARD_DATA_DIR: ' /tmp/x ' }).dataDir).toBe('/tmp/x');
   });
 
   it('takes allowed hosts as names without a port', () => {

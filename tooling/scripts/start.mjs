@@ -26,10 +26,10 @@ const build = spawnSync(
 );
 if (build.status !== 0) process.exit(build.status ?? 1);
 
+// The server itself says it serves on stdio (when stdin is a terminal); this adds what to try instead.
 if (process.stdin.isTTY && !flags.includes('--transport')) {
   console.error(
-    `shipyard-${server} is serving MCP on stdio: connect a host to it (see README), or stop with Ctrl-C.\n` +
-      `Try \`pnpm demo\` for a scripted session, or \`pnpm start ${server} --transport http\` for HTTP.`,
+    `Try \`pnpm demo\` for a scripted session, or \`pnpm start ${server} --transport http\` for HTTP.`,
   );
 }
 const child = spawn(process.execPath, [bin, ...flags], { stdio: 'inherit' });

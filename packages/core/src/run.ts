@@ -134,13 +134,27 @@ export async function runServer(
       });
     } catch (error) {
       await runtime.close();
-      return fail((error as Error).message);
+      const { code } = error as { code?: unknown };
+      const hint =
+        code === 'EADDRINUSE'
+          ? ': another process listens there; give another --port (0 picks a free one)'
+          : code === 'EACCES'
+            ? ': this user may not listen there; give a --port from 1024 up (0 picks a free one)'
+            : '';
+      return fail(`${(error as Error).message}${hint}`);
     }
     log.info(`listening on ${http.url}`, { readOnly: config.readOnly, tools: runtime.toolNames.length });
   } else {
     // The transport checks every request it passes on (readLine).
     await runtime.connect(new StdioTransport(process.stdin, process.stdout, log), { requestsChecked: true });
     log.debug('serving on stdio', { readOnly: config.readOnly, tools: runtime.toolNames.length });
+    // Started by hand in a terminal, the server would wait silently for a host that never comes.
+    if (process.stdin.isTTY && config.logLevel !== 'silent') {
+      process.stderr.write(
+        `${bin}: serving MCP on stdio, as a host (Claude Desktop, Cursor, VS Code) starts it; stop with Ctrl-C. ` +
+          `${bin} --help lists the options.\n`,
+      );
+    }
   }
 
   let stopping: Promise<void> | undefined;

@@ -250,6 +250,12 @@ describe('the bin', () => {
     });
     await client.close();
     expect(proc.stdout()).toBe('');
+    // A second server on the same port says what to do about it.
+    const taken = await runToExit(['--transport', 'http', '--port', String(port)]);
+    expect(taken.code).toBe(2);
+    expect(taken.err).toContain(
+      `address already in use 127.0.0.1:${port}: another process listens there; give another --port (0 picks a free one)`,
+    );
     proc.child.kill('SIGTERM');
     expect((await proc.exited).code).toBe(0);
   });
@@ -283,6 +289,36 @@ describe('the bin', () => {
     expect(proc.stderr()).toMatch(/debug \[fixture\] serving on stdio/);
     expect(proc.stderr()).toMatch(/info \[fixture\] slow_echo started: hi/);
     expect(proc.stdout()).not.toContain('[fixture]');
+  });
+
+  it('says it serves on stdio when started in a terminal, and nothing of it to a host', async () => {
+    // script(1) runs the bin on a terminal of its own, and copies what the bin writes there to its stdout.
+    const terminal = spawn('script', ['-qec', `"${process.execPath}" "${FIXTURE}"`, '/dev/null'], {
+      env: cleanEnv(),
+      stdio: 'pipe',
+    });
+    running.push(terminal);
+    let shown = '';
+    terminal.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      shown += chunk;
+    });
+    const said = /shipyard-fixture: serving MCP on stdio.*stop with Ctrl-C/;
+    await until(
+      () => said.exec(shown) ?? undefined,
+      'the terminal hint',
+      15_000,
+      (fn) => {
+        terminal.stdout.on('data', fn);
+        return () => terminal.stdout.off('data', fn);
+      },
+    );
+    terminal.kill('SIGKILL');
+    // A host's pipe gets no such line (the log level is the default, info).
+    const proc = start([]);
+    await initialize(proc);
+    proc.child.stdin.end();
+    await proc.exited;
+    expect(proc.stderr()).not.toMatch(/serving MCP on stdio/);
   });
 
   it('answers a line that is not JSON-RPC with its JSON-RPC error, warns on stderr, and keeps serving', async () => {

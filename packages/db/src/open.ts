@@ -80,6 +80,39 @@ export function aboutFile(file: string, error: unknown): unknown {
 }
 
 /**
+ * An error of better-sqlite3's native module (not built, as when install scripts were skipped, or built for
+ * another Node.js) as one line that says how to mend it, where the server is installed; any other error is
+ * left as it is.
+ */
+export function aboutAddon(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const missing = error.message.startsWith('Could not locate the bindings file');
+  const otherNode = /NODE_MODULE_VERSION/.test(error.message);
+  if (!missing && !otherNode) return error;
+  // Both messages name the paths they tried, inside the package's own folder.
+  const installed = /([^\s'"]*)[\\/]node_modules[\\/]better-sqlite3[\\/]/.exec(error.message)?.[1];
+  const why = missing
+    ? 'is not built (its install script did not run)'
+    : `was built for another Node.js than this one (${process.version})`;
+  const where = installed ? ` in ${installed}` : ' where the server is installed';
+  return new Error(
+    `SQLite's native module (better-sqlite3) ${why}: run \`npm rebuild better-sqlite3\`${where}`,
+    {
+      cause: error,
+    },
+  );
+}
+
+/** better-sqlite3's `new Database`, with {@link aboutAddon}'s message when its native module cannot load. */
+function connect(file: string, options?: Database.Options): Database.Database {
+  try {
+    return new Database(file, options);
+  } catch (error) {
+    throw aboutAddon(error);
+  }
+}
+
+/**
  * Create the database file readable by its owner only (0600) when it does not exist yet; SQLite gives its
  * -wal and -shm files the database file's mode. An existing file keeps the mode it has.
  */
@@ -178,7 +211,7 @@ export function openDatabase<TSchema extends Record<string, unknown> = Record<st
   let sqlite: Database.Database;
   if (memory) {
     file = MEMORY;
-    sqlite = new Database(MEMORY);
+    sqlite = connect(MEMORY);
   } else {
     const dir = resolveDataDir(options.dataDir);
     file = path.join(dir, `${server}.db`);
@@ -186,12 +219,12 @@ export function openDatabase<TSchema extends Record<string, unknown> = Record<st
       if (!fs.existsSync(file)) {
         throw new Error(`Cannot open ${file} read-only: the file does not exist.`);
       }
-      sqlite = new Database(file, { readonly: true, fileMustExist: true });
+      sqlite = connect(file, { readonly: true, fileMustExist: true });
     } else {
       ensureDataDir(dir);
       try {
         ensurePrivateFile(file);
-        sqlite = new Database(file);
+        sqlite = connect(file);
       } catch (error) {
         throw aboutFile(file, error);
       }

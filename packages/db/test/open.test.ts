@@ -1,8 +1,10 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_BUSY_TIMEOUT_MS, migrate, openDatabase } from '../src/index.js';
+import { aboutAddon } from '../src/open.js';
 import { MIGRATIONS, modeOf, tempDir } from './helpers.js';
 
 const projects = sqliteTable('projects', {
@@ -317,5 +319,43 @@ describe('statement cache', () => {
     const { sqlite, close } = openItems(0);
     expect(sqlite.prepare('SELECT 1')).not.toBe(sqlite.prepare('SELECT 1'));
     close();
+  });
+});
+
+describe('aboutAddon', () => {
+  const packageDir = path.dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json'));
+
+  it("says how to build SQLite's native module when it was never built, naming where", () => {
+    // The error better-sqlite3's loader (bindings) throws when the module is not where it looks.
+    const bindings = createRequire(path.join(packageDir, 'package.json'))('bindings') as (
+      opts: object,
+    ) => unknown;
+    let thrown: unknown;
+    try {
+      bindings({ bindings: 'not_built.node', module_root: packageDir });
+    } catch (error) {
+      thrown = error;
+    }
+    expect((thrown as Error).message).toMatch(/^Could not locate the bindings file/);
+    const mended = aboutAddon(thrown) as Error;
+    const installed = path.dirname(path.dirname(packageDir));
+    expect(mended.message).toBe(
+      `SQLite's native module (better-sqlite3) is not built (its install script did not run): run \`npm rebuild better-sqlite3\` in ${installed}`,
+    );
+    expect(mended.cause).toBe(thrown);
+  });
+
+  it('says so when the module was built for another Node.js, and leaves other errors alone', () => {
+    const dlopen = new Error(
+      "The module '/home/u/.npm/_npx/1a2b/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\n" +
+        'was compiled against a different Node.js version using\nNODE_MODULE_VERSION 108. This version of ' +
+        'Node.js requires\nNODE_MODULE_VERSION 115. Please try re-compiling or re-installing\nthe module.',
+    );
+    expect((aboutAddon(dlopen) as Error).message).toBe(
+      `SQLite's native module (better-sqlite3) was built for another Node.js than this one (${process.version}): run \`npm rebuild better-sqlite3\` in /home/u/.npm/_npx/1a2b`,
+    );
+    const other = new Error('SQLITE_CANTOPEN: unable to open database file');
+    expect(aboutAddon(other)).toBe(other);
+    expect(aboutAddon('text')).toBe('text');
   });
 });

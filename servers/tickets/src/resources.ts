@@ -1,4 +1,4 @@
-import { defineResource, InvalidInput } from '@shipyard/core';
+import { defineResource, InvalidInput, NotFound } from '@shipyard/core';
 import { PROJECT_KEY, snapshot, TICKET_KEY } from './domain/model.js';
 import {
   completeProjects,
@@ -26,6 +26,32 @@ function canonicalKey(value: string | undefined, pattern: RegExp, example: strin
     {
       hint: `Read the resource to see which key it may mean, then subscribe to that one`,
     },
+  );
+}
+
+/**
+ * A URI with a `/` in its variable that names a resource this server has not: the project list with a slash
+ * after it (`tickets://projects/`), a project page with more after the project, or a ticket with a part other
+ * than its history (`tickets://SHIP-1/comments`). Answered with the URIs there are; undefined for any other
+ * text, which the resource's read answers. `path` is the URI after `tickets://`.
+ */
+function notAResource(path: string): NotFound | undefined {
+  if (!path.includes('/')) return undefined;
+  const [first = '', second = '', ...rest] = uriKey(path).split('/');
+  const missing = (hint: string) =>
+    new NotFound(`tickets://${path} is not a resource of this server`, { hint });
+  if (first === 'PROJECTS') {
+    // One project (which the project page answers, known or not), or nothing after the slash.
+    if (second && rest.length === 0) return undefined;
+    return PROJECT_KEY.test(second)
+      ? missing(`tickets://projects/${second} is the project's page; tickets://projects lists the projects`)
+      : missing(
+          'tickets://projects lists the projects; tickets://projects/{project} is one, e.g. tickets://projects/SHIP',
+        );
+  }
+  if (!TICKET_KEY.test(first)) return undefined;
+  return missing(
+    `A ticket has tickets://${first} (fields, description, links, the last comments) and tickets://${first}/history`,
   );
 }
 
@@ -70,7 +96,11 @@ export const projectResource = defineResource<TicketsDeps>({
       title: `Project ${key}`,
     })),
   canonical: ({ project }) => ({ project: canonicalKey(project, PROJECT_KEY, 'SHIP') }),
-  read: ({ project }, ctx) => snapshot(ctx.deps.db, () => projectMarkdown(ctx.deps.db, project)),
+  read: ({ project }, ctx) => {
+    const elsewhere = notAResource(`projects/${project}`);
+    if (elsewhere) throw elsewhere;
+    return snapshot(ctx.deps.db, () => projectMarkdown(ctx.deps.db, project));
+  },
 });
 
 export const historyResource = defineResource<TicketsDeps>({
@@ -103,7 +133,11 @@ export const ticketResource = defineResource<TicketsDeps>({
       title: listedName(ticket.key, ticket.title),
     })),
   canonical: ({ key }) => ({ key: canonicalKey(key, TICKET_KEY, 'SHIP-42') }),
-  read: ({ key }, ctx) => snapshot(ctx.deps.db, () => ticketMarkdown(ctx.deps.db, key)),
+  read: ({ key }, ctx) => {
+    const elsewhere = notAResource(key ?? '');
+    if (elsewhere) throw elsewhere;
+    return snapshot(ctx.deps.db, () => ticketMarkdown(ctx.deps.db, key));
+  },
 });
 
 export const resources = [projectsResource, projectResource, historyResource, ticketResource];

@@ -386,6 +386,18 @@ describe('tickets://{key}', () => {
       RESOURCE_NOT_FOUND,
     );
     expect(history.message).toContain('did you mean SHIP-1');
+    // A path this server has no resource for is answered with the ones it has.
+    for (const [uri, says] of [
+      ['tickets://projects/', 'tickets://projects lists the projects; tickets://projects/{project} is one'],
+      ['tickets://projects/ship/tickets', "tickets://projects/SHIP is the project's page"],
+      [
+        'tickets://ship-1/comments',
+        'A ticket has tickets://SHIP-1 (fields, description, links, the last comments) and tickets://SHIP-1/history',
+      ],
+    ] as const) {
+      const error = await expectRpcError(client.readResource({ uri }), RESOURCE_NOT_FOUND);
+      expect(error.message, uri).toContain(says);
+    }
   });
 
   it('completes keys numerically: SHIP-4 gives SHIP-4, SHIP-40, SHIP-41…', async () => {

@@ -35,7 +35,14 @@ import type {
 import { databaseBusy, Forbidden, isShipyardError, NotFound, ShipyardError } from './errors.js';
 import { createLogger, type Logger, stackOf } from './logger.js';
 import { toolListing } from './schema.js';
-import { describeIssues, easeEnumValues, named, type Suggestion, suggestArguments } from './validation.js';
+import {
+  describeIssues,
+  easeEnumValues,
+  named,
+  namesShown,
+  type Suggestion,
+  suggestArguments,
+} from './validation.js';
 
 /** JSON-RPC error code for a resource that does not exist (MCP spec). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -839,10 +846,17 @@ export class Runtime {
     const unknown = Object.keys(args).filter((key) => !Object.hasOwn(prompt.args, key));
     const missing = allowed.filter((key) => prompt.args[key]?.required && !args[key]?.trim());
     const tooLong = Object.keys(args).filter((key) => (args[key]?.length ?? 0) > MAX_PROMPT_ARG_CHARS);
+    // Names a client sent are cut, escaped and counted past a few (namesShown): the answer stays small.
     const problems = [
-      ...unknown.map((key) => `unknown argument \`${key}\` (allowed: ${allowed.join(', ') || 'none'})`),
+      ...(unknown.length > 0
+        ? [
+            `unknown argument${unknown.length > 1 ? 's' : ''} ${namesShown(unknown)} (allowed: ${allowed.join(', ') || 'none'})`,
+          ]
+        : []),
       ...missing.map((key) => `\`${key}\` is required`),
-      ...tooLong.map((key) => `\`${key}\` must have at most ${MAX_PROMPT_ARG_CHARS} characters`),
+      ...(tooLong.length > 0
+        ? [`${namesShown(tooLong)} must have at most ${MAX_PROMPT_ARG_CHARS} characters`]
+        : []),
     ];
     if (problems.length > 0) {
       throw new RpcError(

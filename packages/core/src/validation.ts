@@ -30,10 +30,24 @@ export function describeIssues(
     optionalKeys: options.optionalKeys ?? [],
     meant: options.meant ?? suggestArguments(issues, allowedKeys),
   };
-  return issues
+  const described = issues
     .filter((issue) => issue.code === 'invalid_type' || !wrongType.has(fieldName(issue.path)))
-    .map((issue) => describeIssue(issue, context))
-    .join('; ');
+    .map((issue) => describeIssue(issue, context));
+  // A thousand bad values make a thousand problems: the first few tell the caller what to fix.
+  const more = described.length - ISSUES_SHOWN;
+  return `${described.slice(0, ISSUES_SHOWN).join('; ')}${more > 0 ? `; and ${more} more problems` : ''}`;
+}
+
+/** Problems shown in one message; the rest are counted. */
+const ISSUES_SHOWN = 10;
+
+/**
+ * Names a client sent (unknown arguments, say), as a message lists them: each cut and escaped as
+ * {@link named} does at 40 characters, the first UNKNOWN_SHOWN of them, and how many more there are.
+ */
+export function namesShown(names: readonly string[]): string {
+  const shown = names.slice(0, UNKNOWN_SHOWN).map((name) => `\`${named(clipped(name))}\``);
+  return `${shown.join(', ')}${names.length > UNKNOWN_SHOWN ? ` and ${names.length - UNKNOWN_SHOWN} more` : ''}`;
 }
 
 /** Unknown argument names longer than this get no suggestion (and comparing them would only cost time). */
@@ -142,8 +156,11 @@ const objectOr = (value: unknown) =>
 
 function fieldName(path: readonly PropertyKey[]): string {
   if (path.length === 0) return 'arguments';
+  // A key is the client's text (a record's keys, say): cut and escaped as any name sent back.
   return path
-    .map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${String(part)}`))
+    .map((part, i) =>
+      typeof part === 'number' ? `[${part}]` : `${i === 0 ? '' : '.'}${named(clipped(String(part)))}`,
+    )
     .join('');
 }
 

@@ -4,6 +4,7 @@ import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type CallToolResult,
   CallToolResultSchema,
+  GetPromptResultSchema,
   type JSONRPCMessage,
   LATEST_PROTOCOL_VERSION,
   type Progress,
@@ -993,6 +994,36 @@ describe('prompts', () => {
       INVALID_PARAMS,
     );
     expect(inherited.message).toContain('unknown argument `constructor`');
+  });
+
+  it('keeps a refusal small however many or long the argument names a client sends', async () => {
+    const { client } = await start();
+    const long = 'k'.repeat(50_000);
+    const one = await expectRpcError(
+      client.getPrompt({ name: 'review-note', arguments: { id: 'a1', [long]: 'x' } }),
+      INVALID_PARAMS,
+    );
+    expect(one.message).toContain(`unknown argument \`${'k'.repeat(40)}…\``);
+    expect(one.message.length).toBeLessThan(300);
+    const many = Object.fromEntries(
+      Array.from({ length: 1_000 }, (_, i) => [`extra_${i}_${'n'.repeat(200)}`, 'x']),
+    );
+    const counted = await expectRpcError(
+      client.getPrompt({ name: 'review-note', arguments: { id: 'a1', ...many } }),
+      INVALID_PARAMS,
+    );
+    expect(counted.message).toContain(' and 990 more (allowed: id, tag)');
+    expect(counted.message.length).toBeLessThan(1_000);
+    // Arguments that are not strings fail the protocol's own check: the problems are counted past ten, and
+    // each key is cut.
+    const typed = Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`${i}${'t'.repeat(200)}`, i]));
+    const request = client.request(
+      { method: 'prompts/get', params: { name: 'review-note', arguments: typed } },
+      GetPromptResultSchema,
+    );
+    const refused = await expectRpcError(request, INVALID_PARAMS);
+    expect(refused.message).toMatch(/; and 990 more problems$/);
+    expect(refused.message.length).toBeLessThan(2_000);
   });
 
   it('answers -32602 to an argument over 10,000 characters, naming it and the limit; 10,000 is accepted', async () => {

@@ -145,11 +145,12 @@ export const releaseNotes = definePrompt<TicketsDeps>({
     const date = (args.since ?? '').trim();
     return [
       `Draft release notes for project ${p}, covering tickets finished since ${date}.`,
-      `1. Call \`search_tickets\` with project ${p}, status ["done"], updated_since ${date} and fields ` +
-        '["created_at", "description"]; follow next_cursor until it is null.',
+      `1. Call \`search_tickets\` with project ${p}, status ["done"], updated_since ${date}, fields ` +
+        '["created_at"] and limit 100; follow next_cursor until it is null or you have 200 tickets. If `total` ' +
+        'is over 200, draft from those 200 and tell me how many more there are.',
       `2. A ticket created before ${date} may have been finished before it and only edited since. For those ` +
-        `alone, call \`get_ticket\` with include ["history"] and keep the ticket only if its status became ` +
-        `done on or after ${date}.`,
+        `alone (the first 20; say how many you did not check), call \`get_ticket\` with include ["history"] ` +
+        `and keep the ticket only if its status became done on or after ${date}.`,
       '3. Group the tickets by type: Features, Bug fixes, Tasks, Chores (skip empty groups). Write one line ' +
         'per ticket in plain words for the people who use the product, not the title verbatim, ending with ' +
         'its key in parentheses.',

@@ -75,10 +75,21 @@ const listedTitle = (title: string) => quoted(cutTitle(title));
  */
 export const listedName = (key: string, title: string) => escapeBidi(`${key}: ${cutTitle(title)}`);
 
-/** User text as a fenced block whose fence is longer than any backtick run inside it. */
+/** The longest run of backticks or of tildes in a text that is a line of its own (which could close a fence). */
+const FENCE_LINES = { '`': /^ {0,3}(`+)[ \t\r]*$/gm, '~': /^ {0,3}(~+)[ \t\r]*$/gm };
+
+/**
+ * User text as a fenced block that nothing in it can close. Only a line of nothing but backticks (or tildes),
+ * as long as the fence or longer, closes a fence (CommonMark): the fence is one longer than the longest such
+ * line, of backticks or of tildes, whichever makes it shorter. (One longer than any run anywhere made a
+ * 10,000-character run of backticks in a description 30,000 characters.)
+ */
 export function fenced(text: string): string {
-  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (match) => match[0].length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
+  const longest = (char: keyof typeof FENCE_LINES) =>
+    Math.max(0, ...Array.from(text.matchAll(FENCE_LINES[char]), (match) => match[1]?.length ?? 0));
+  const ticks = longest('`');
+  const tildes = longest('~');
+  const fence = ticks <= tildes ? '`'.repeat(Math.max(3, ticks + 1)) : '~'.repeat(Math.max(3, tildes + 1));
   return `${fence}text\n${text}\n${fence}`;
 }
 

@@ -307,6 +307,16 @@ describe('text search', () => {
     );
     expect(error.message).toContain('more than 16 words');
     expect(error.hint).toContain('16 or fewer');
+    // Of which at most 4 prefixes: each reads the hits of every word it starts.
+    expect(await keys({ query: 'w1* w2* w3* w4* w5' })).toEqual(['SHIP-1']);
+    const prefixes = await callError(
+      client,
+      'search_tickets',
+      { query: 'w1* w2* w3* w4* w5*' },
+      'invalid_input',
+    );
+    expect(prefixes.message).toContain('more than 4 words ending in *');
+    expect(prefixes.hint).toContain('write the others whole');
   });
 
   it('finds a word inside a run of text written without spaces by the run start and *', async () => {

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PRIORITIES, STATUSES } from '../src/domain/model.js';
 import { FTS_TOKENIZE } from '../src/domain/prefix.js';
+import { PAGE_CHARS } from '../src/domain/search.js';
 import findSimilar from '../src/tools/find_similar_tickets.js';
 import searchTicketsTool from '../src/tools/search_tickets.js';
 import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
@@ -602,6 +603,35 @@ describe('sorting', () => {
     expect(await keys({ query: 'crash', sort: 'updated' })).toEqual(['SHIP-2', 'SHIP-1', 'SHIP-3']);
     expect(await keys({ query: 'crash', sort: 'created' })).toEqual(['SHIP-3', 'SHIP-2', 'SHIP-1']);
     expect(await keys({ sort: 'priority' })).toEqual(['SHIP-2', 'SHIP-3', 'SHIP-1']);
+  });
+});
+
+describe('page size', () => {
+  it('stops a page at PAGE_CHARS of JSON and goes on from there, in every sort', async () => {
+    const labels = Array.from({ length: 20 }, (_, i) => `${String.fromCharCode(97 + i)}${'l'.repeat(49)}`);
+    for (let i = 1; i <= 40; i++) {
+      await seedTicket(client, {
+        title: `Bulky ${i} ${'t'.repeat(180)}`,
+        description: 'd'.repeat(600),
+        labels,
+      });
+    }
+    for (const args of [{ query: 'bulky' }, { sort: 'updated' }, { sort: 'created' }, { sort: 'priority' }]) {
+      const seen: string[] = [];
+      let page = await search({ ...args, limit: 100, fields: ['description'] });
+      expect(page.total).toBe(40);
+      expect(page.items.length, JSON.stringify(args)).toBeLessThan(40);
+      for (;;) {
+        expect(JSON.stringify(page.items).length).toBeLessThanOrEqual(PAGE_CHARS);
+        seen.push(...page.items.map((item) => item.key));
+        if (!page.next_cursor) break;
+        page = await search({ ...args, limit: 100, fields: ['description'], cursor: page.next_cursor });
+      }
+      expect(new Set(seen).size, JSON.stringify(args)).toBe(40);
+      expect(seen).toHaveLength(40);
+    }
+    // Ordinary pages are not cut.
+    expect((await search({ query: 'bulky', limit: 10 })).items).toHaveLength(10);
   });
 });
 

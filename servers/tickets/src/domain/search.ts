@@ -649,12 +649,25 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   }
   // The total is known or came with the rows; with no rows it is 0 on a first page, else counted.
   const total = known ?? rows[0]?.total ?? (window.offset === 0 ? 0 : (db.get<{ n: number }>(count)?.n ?? 0));
-  const more = rows.length > window.limit;
-  const shown = more ? rows.slice(0, window.limit) : rows;
-  const last = shown.at(-1);
-  const items = shown.map((row) => toItem(row, fields));
+  // A page stops early once its items fill PAGE_CHARS of JSON; the cursor goes on from the last one shown.
+  const items: SearchItem[] = [];
+  let chars = 0;
+  for (const row of rows.slice(0, window.limit)) {
+    const item = toItem(row, fields);
+    chars += JSON.stringify(item).length;
+    if (items.length > 0 && chars > PAGE_CHARS) break;
+    items.push(item);
+  }
+  const more = rows.length > items.length;
+  const last = rows[items.length - 1];
   return toPage(items, total, window, queryKey, { after: last && keyset?.key(last), more });
 }
+
+/**
+ * Characters of JSON a page of results fills at most (about 10,000 tokens): 100 ordinary tickets fit, but
+ * 100 of the longest titles and labels with descriptions came to 230,000.
+ */
+export const PAGE_CHARS = 40_000;
 
 function toItem(row: Row, fields: ReadonlySet<ExtraField>): SearchItem {
   const item: SearchItem = toSummary(row);

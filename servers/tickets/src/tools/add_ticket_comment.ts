@@ -8,8 +8,8 @@ export default defineTool({
   name: 'add_ticket_comment',
   title: 'Comment on a ticket',
   description:
-    'Add a markdown comment to a ticket by key, as the configured user. Returns the comment. Use this to ' +
-    'record progress, questions or decisions.',
+    'Add a markdown comment to a ticket by key, as the configured user. Returns its id, author and time. ' +
+    'Use this to record progress, questions or decisions.',
   input: {
     key: fields.key,
     body: fields.comment.describe('Markdown text'),
@@ -19,14 +19,14 @@ export default defineTool({
     comment: z.object({
       id: z.number().int(),
       author: z.string().nullable(),
-      body: z.string(),
       created_at: z.string(),
     }),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {
-    const result = addComment(ctx.deps.db, input, ctx.user);
-    ctx.changed(...ticketUris(result.key, { history: false }));
-    return result;
+    const { key, comment } = addComment(ctx.deps.db, input, ctx.user);
+    ctx.changed(...ticketUris(key, { history: false }));
+    // Not the body: the caller has it, and sent back it was the largest part of the answer (10,000 characters).
+    return { key, comment: { id: comment.id, author: comment.author, created_at: comment.created_at } };
   },
 });

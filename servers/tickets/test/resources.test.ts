@@ -526,7 +526,21 @@ describe('tickets://{key}/history', () => {
     expect(body.note).toContain('The last 50 of 251 changes');
     expect(body.entries[0].new).toBe('v200');
     expect(body.entries.at(-1).new).toBe('v249');
-    expect(body.entries[0].old).toMatch(/^x{500}… \(2000 characters\)$/);
+    // The newest values are clipped to 500 while they add up to 10,000 characters; older ones to 80.
+    expect(body.entries.at(-1).old).toMatch(/^x{500}… \(2000 characters\)$/);
+    expect(body.entries[0].old).toMatch(/^x{80}… \(2000 characters\)$/);
+    const full = body.entries.filter((entry: { old: string }) => entry.old.startsWith('x'.repeat(500)));
+    expect(full.length).toBe(19);
+    expect(body.note).toContain('to 80 past the newest 10000 characters');
+    expect(JSON.stringify(body).length).toBeLessThan(20_000);
+    // get_ticket's history is cut alike.
+    const got = await callOk<{ history: { old: string }[] }>(client, 'get_ticket', {
+      key: 'SHIP-1',
+      include: ['history'],
+    });
+    expect(got.history.map((entry) => entry.old)).toEqual(
+      body.entries.map((entry: { old: string }) => entry.old),
+    );
   });
 
   it('answers -32002 for a missing ticket', async () => {

@@ -20,7 +20,7 @@ import {
   type Tx,
   toTicket,
 } from './model.js';
-import { CLIPPED_CHARS } from './tickets.js';
+import { CLIPPED_CHARS, fitHistory, HISTORY_CHARS_SHOWN, SHORT_CHARS } from './tickets.js';
 
 /** Bounds of what a resource shows, so one read stays small in a context window. */
 export const LIMITS = {
@@ -36,7 +36,6 @@ export const LIMITS = {
   children: 20,
   /** As many as get_ticket lists, clipped alike. */
   history: 50,
-  historyValueChars: CLIPPED_CHARS,
   reportItems: 5,
   /** A title in a list of tickets is cut to this many characters. */
   listedTitleChars: 80,
@@ -470,22 +469,25 @@ export function ticketHistory(db: Tx, value: string | undefined) {
     .limit(LIMITS.history)
     .all()
     .reverse();
-  const clipped = (text: string | null) => (text === null ? null : clip(text, LIMITS.historyValueChars));
   const range =
     total > rows.length ? `The last ${rows.length} of ${total} changes, oldest first.` : 'Oldest first.';
   return {
     key: row.key,
     total,
     shown: rows.length,
-    note: `${range} Values are user data, clipped to ${LIMITS.historyValueChars} characters.`,
-    entries: rows.map(
-      (entry): HistoryEntry => ({
-        at: entry.changedAt,
-        by: entry.changedBy,
-        field: entry.field,
-        old: clipped(entry.oldValue),
-        new: clipped(entry.newValue),
-      }),
+    note:
+      `${range} Values are user data, clipped to ${CLIPPED_CHARS} characters, and to ${SHORT_CHARS} past ` +
+      `the newest ${HISTORY_CHARS_SHOWN} characters of them.`,
+    entries: fitHistory(
+      rows.map(
+        (entry): HistoryEntry => ({
+          at: entry.changedAt,
+          by: entry.changedBy,
+          field: entry.field,
+          old: entry.oldValue,
+          new: entry.newValue,
+        }),
+      ),
     ),
   };
 }

@@ -153,6 +153,28 @@ export const HISTORY_SHOWN = 50;
  */
 export const COMMENT_CHARS_SHOWN = 20_000;
 export const CLIPPED_CHARS = 500;
+/**
+ * History values are cut to CLIPPED_CHARS while the newest entries' values add up to HISTORY_CHARS_SHOWN;
+ * older ones to SHORT_CHARS (50 changes of long descriptions were 75,000 characters at 500 each).
+ */
+export const HISTORY_CHARS_SHOWN = 10_000;
+export const SHORT_CHARS = 80;
+
+/** History entries (oldest first) with their values cut to fit {@link HISTORY_CHARS_SHOWN}, newest first. */
+export function fitHistory<T extends { old: string | null; new: string | null }>(entries: readonly T[]): T[] {
+  let left = HISTORY_CHARS_SHOWN;
+  return entries
+    .toReversed()
+    .map((entry) => {
+      const cut = (text: string | null, max: number) => (text === null ? null : clip(text, max));
+      const full = { old: cut(entry.old, CLIPPED_CHARS), new: cut(entry.new, CLIPPED_CHARS) };
+      left -= (full.old?.length ?? 0) + (full.new?.length ?? 0);
+      const values =
+        left >= 0 ? full : { old: cut(entry.old, SHORT_CHARS), new: cut(entry.new, SHORT_CHARS) };
+      return Object.assign({}, entry, values);
+    })
+    .reverse();
+}
 
 export const INCLUDES = ['comments', 'links', 'history'] as const;
 export type Include = (typeof INCLUDES)[number];
@@ -218,13 +240,8 @@ export function getTicketDetails(
         .orderBy(desc(history.id))
         .limit(HISTORY_SHOWN)
         .all()
-        .reverse()
-        .map((entry) =>
-          Object.assign(entry, {
-            old: entry.old === null ? null : clip(entry.old, CLIPPED_CHARS),
-            new: entry.new === null ? null : clip(entry.new, CLIPPED_CHARS),
-          }),
-        );
+        .reverse();
+      details.history = fitHistory(details.history);
     }
     return details;
   });

@@ -97,6 +97,26 @@ it('finds an exact duplicate with a long description among more look-alikes than
   expect(items[1]?.score).toBeLessThan(1);
 });
 
+it('finds that duplicate too when the filters pass fewer look-alikes than the best hits hold', async () => {
+  // The best 300 hits are read before the project and status filters: here they are mostly other projects'
+  // or closed tickets, and the original is not among them.
+  const trace = Array.from({ length: 300 }, (_, i) => `    at frame${i} (src/auth/login.ts:${i + 1}:3)`);
+  const original = await seedTicket(client, {
+    project: 'WEB',
+    title: 'Login crash',
+    description: trace.join('\n'),
+  });
+  for (let i = 0; i < 40; i++)
+    await seedTicket(client, { project: 'WEB', title: `Login crash on device model${i}` });
+  for (let i = 0; i < 260; i++) await seedTicket(client, { title: `Login crash on device model${i}` });
+  const inProject = await similar({ title: 'Login crash', project: 'WEB', limit: 3 });
+  expect(inProject.items[0]).toMatchObject({ key: original.key, score: 1 });
+  // Closed look-alikes crowd the open ones out of the best hits alike.
+  database.db.run(sql`UPDATE tickets SET status = 'done' WHERE key LIKE 'SHIP-%'`);
+  const open = await similar({ title: 'Login crash', limit: 3 });
+  expect(open.items[0]).toMatchObject({ key: original.key, score: 1 });
+});
+
 it('puts the same title first among tickets that score the same', async () => {
   const reworded = await seedTicket(client, { project: 'WEB', title: 'Safari checkout: timeouts' });
   const exact = await seedTicket(client, { project: 'WEB', title: 'Checkout timeout on Safari' });

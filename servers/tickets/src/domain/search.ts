@@ -226,8 +226,11 @@ export function tokenize(db: TicketsDb, text: string): QueryToken[] {
  */
 const WRITTEN_WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
-/** Text that shows nothing but `*`: blanks, control and format characters (a zero-width space, a BOM). */
-const BLANK = /^[\s*\p{Cc}\p{Cf}]*$/u;
+/**
+ * Text that shows nothing but `*`: blanks, control and format characters (a zero-width space, a BOM), and
+ * marks with nothing to mark (a lone variation selector).
+ */
+const BLANK = /^[\s*\p{Cc}\p{Cf}\p{M}]*$/u;
 
 /**
  * A search's words. No query, a blank one (see {@link BLANK}) or `*` means none: a listing by the filters. Other text with no
@@ -546,8 +549,11 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     [...new Set(options.status ?? [])].sort(),
     [...new Set(options.priority ?? [])].sort(),
     options.type,
-    // Names compare without regard to ASCII case (COLLATE NOCASE): `Ana` asks what `ana` does.
-    options.assignee?.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()),
+    // Names compare without regard to ASCII case (COLLATE NOCASE): `Ana` asks what `ana` does. Nobody
+    // (null) is a filter, unlike no filter (undefined), which JSON would write alike.
+    options.assignee === null
+      ? { nobody: true }
+      : options.assignee?.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()),
     label,
     parent?.id,
     updatedSince,
@@ -702,8 +708,14 @@ const MAX_TITLE_WORDS = 12;
 const MAX_DESCRIPTION_WORDS = 4;
 /** Candidates of each query scored per call (of the title's query: those whose titles share most words). */
 export const SIMILAR_CANDIDATES = 30;
-/** Best title hits read before the project and status filters (more only when these leave too few). */
-const SIMILAR_PREFILTER = 300;
+/**
+ * Best hits read before the project and status filters (all of them, ranked among those that pass, only when
+ * there are more and the filters leave fewer than wanted): bm25 scores every hit either way, and joining a
+ * thousand to their tickets is cheap.
+ */
+const SIMILAR_PREFILTER = 1_000;
+/** Best title hits whose titles are compared word by word, for the SIMILAR_CANDIDATES closest. */
+const SIMILAR_TITLE_HITS = 300;
 /** Matches below this score are left out. */
 export const SIMILAR_THRESHOLD = 0.3;
 /** The score of a ticket whose description has the same words as the one given, whatever its title. */
@@ -829,8 +841,9 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
           ) AS ranked JOIN tickets ON tickets.id = ranked.id${filter ? sql` WHERE ${filter}` : sql``}
           ORDER BY ranked.score, ranked.id DESC LIMIT ${keep}`,
     );
-    if (!filter || rows.length >= SIMILAR_CANDIDATES) return rows;
-    // The filters left too few: rank among the tickets that pass them.
+    // All that were wanted, or all there are: the best SIMILAR_PREFILTER hits are every hit.
+    if (!filter || rows.length >= keep || !hitsReach(db, match, SIMILAR_PREFILTER + 1)) return rows;
+    // The filters left fewer than wanted of the best hits: rank among the tickets that pass them.
     const text = textHits(match, filter, { seek: seekIndex(filters) });
     return db.all<Candidate>(
       sql`${text.withHits}SELECT ${columns}
@@ -841,14 +854,14 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
   const title = stems(options.title);
   const withStems = (row: Candidate) => Object.assign(row, { stems: stems(row.title) });
   // The title's words alone pick candidates, so the description (whose rarer words would outrank them in a
-  // shared bm25 query) cannot push out a ticket the title finds. Of the best SIMILAR_PREFILTER hits, the
+  // shared bm25 query) cannot push out a ticket the title finds. Of the best SIMILAR_TITLE_HITS hits, the
   // SIMILAR_CANDIDATES whose titles share the most words go on: bm25 gives a title word nearly its most
   // whatever the description's length, but not quite, so among many tickets holding all the words, those
   // with short descriptions would come first, and a long report of the same title last. With its words
   // added, a second query adds tickets titled in the description's words. Descriptions are searched only with
   // all of the description's most frequent words, which an identical or close description has (long
   // description doclists are intersected, not merged).
-  const candidates = best(`{title} : (${titleMatch})`, SIMILAR_PREFILTER)
+  const candidates = best(`{title} : (${titleMatch})`, SIMILAR_TITLE_HITS)
     .map((row, rank) => {
       const hit = withStems(row);
       return { row: hit, rank, score: jaccard(title, hit.stems) };

@@ -1,4 +1,4 @@
-import { defineResource, InvalidInput, NotFound } from '@shipyard/core';
+import { defineResource, InvalidInput, NotFound, named } from '@shipyard/core';
 import { PROJECT_KEY, snapshot, TICKET_KEY } from './domain/model.js';
 import {
   completeProjects,
@@ -30,19 +30,27 @@ function canonicalKey(value: string | undefined, pattern: RegExp, example: strin
 }
 
 /**
- * A URI with a `/` in its variable that names a resource this server has not: the project list with a slash
- * after it (`tickets://projects/`), a project page with more after the project, or a ticket with a part other
- * than its history (`tickets://SHIP-1/comments`). Answered with the URIs there are; undefined for any other
- * text, which the resource's read answers. `path` is the URI after `tickets://`.
+ * A URI whose variable holds a `/` (written or percent-encoded) that names a resource this server has not:
+ * the project list with a slash after it (`tickets://projects/`), a project page with more after the project,
+ * a ticket with a part other than its history (`tickets://SHIP-1/comments`). Answered with the URIs there
+ * are; undefined for any other text, which the resource's read answers. `template` is the resource whose
+ * variable it is.
  */
-function notAResource(path: string): NotFound | undefined {
-  if (!path.includes('/')) return undefined;
-  const [first = '', second = '', ...rest] = uriKey(path).split('/');
+function notAResource(variable: string | undefined, template: 'ticket' | 'history' | 'project') {
+  const key = uriKey(variable);
+  if (!key.includes('/')) return undefined;
+  const given = variable ?? '';
+  const [path, segments] =
+    template === 'project'
+      ? [`projects/${given}`, ['PROJECTS', ...key.split('/')]]
+      : template === 'history'
+        ? [`${given}/history`, [...key.split('/'), 'HISTORY']]
+        : [given, key.split('/')];
+  // The client's text, cut and with controls and bidi escaped, as other errors name it.
   const missing = (hint: string) =>
-    new NotFound(`tickets://${path} is not a resource of this server`, { hint });
+    new NotFound(`tickets://${named(path.slice(0, 100))} is not a resource of this server`, { hint });
+  const [first = '', second = ''] = segments;
   if (first === 'PROJECTS') {
-    // One project (which the project page answers, known or not), or nothing after the slash.
-    if (second && rest.length === 0) return undefined;
     return PROJECT_KEY.test(second)
       ? missing(`tickets://projects/${second} is the project's page; tickets://projects lists the projects`)
       : missing(
@@ -97,7 +105,7 @@ export const projectResource = defineResource<TicketsDeps>({
     })),
   canonical: ({ project }) => ({ project: canonicalKey(project, PROJECT_KEY, 'SHIP') }),
   read: ({ project }, ctx) => {
-    const elsewhere = notAResource(`projects/${project}`);
+    const elsewhere = notAResource(project, 'project');
     if (elsewhere) throw elsewhere;
     return snapshot(ctx.deps.db, () => projectMarkdown(ctx.deps.db, project));
   },
@@ -114,7 +122,11 @@ export const historyResource = defineResource<TicketsDeps>({
   mimeType: 'application/json',
   variables: { key: keyVariable },
   canonical: ({ key }) => ({ key: canonicalKey(key, TICKET_KEY, 'SHIP-42') }),
-  read: ({ key }, ctx) => snapshot(ctx.deps.db, () => ticketHistory(ctx.deps.db, key)),
+  read: ({ key }, ctx) => {
+    const elsewhere = notAResource(key, 'history');
+    if (elsewhere) throw elsewhere;
+    return snapshot(ctx.deps.db, () => ticketHistory(ctx.deps.db, key));
+  },
 });
 
 export const ticketResource = defineResource<TicketsDeps>({
@@ -135,7 +147,7 @@ export const ticketResource = defineResource<TicketsDeps>({
     })),
   canonical: ({ key }) => ({ key: canonicalKey(key, TICKET_KEY, 'SHIP-42') }),
   read: ({ key }, ctx) => {
-    const elsewhere = notAResource(key ?? '');
+    const elsewhere = notAResource(key, 'ticket');
     if (elsewhere) throw elsewhere;
     return snapshot(ctx.deps.db, () => ticketMarkdown(ctx.deps.db, key));
   },

@@ -407,10 +407,20 @@ describe('tickets://{key}', () => {
         'tickets://ship-1/comments',
         'A ticket has tickets://SHIP-1 (fields, description, links, the last comments) and tickets://SHIP-1/history',
       ],
+      // Percent-encoded, in other case, or through the history template, alike.
+      ['tickets://SHIP-1%2Fcomments', 'A ticket has tickets://SHIP-1 '],
+      ['tickets://Projects/SHIP', "tickets://projects/SHIP is the project's page"],
+      ['tickets://SHIP-1//history', 'A ticket has tickets://SHIP-1 '],
     ] as const) {
       const error = await expectRpcError(client.readResource({ uri }), RESOURCE_NOT_FOUND);
       expect(error.message, uri).toContain(says);
     }
+    // The URI is named back with its controls and bidi characters escaped.
+    const hostile = await expectRpcError(
+      client.readResource({ uri: 'tickets://SHIP-1/x\u202eevil\nline' }),
+      RESOURCE_NOT_FOUND,
+    );
+    expect(hostile.message).toContain('tickets://SHIP-1/x\\u202eevil\\nline is not a resource');
   });
 
   it('completes keys numerically: SHIP-4 gives SHIP-4, SHIP-40, SHIP-41…', async () => {

@@ -89,8 +89,11 @@ export function aboutAddon(error: unknown): unknown {
   const missing = error.message.startsWith('Could not locate the bindings file');
   const otherNode = /NODE_MODULE_VERSION/.test(error.message);
   if (!missing && !otherNode) return error;
-  // Both messages name the paths they tried, inside the package's own folder.
-  const installed = /([^\s'"]*)[\\/]node_modules[\\/]better-sqlite3[\\/]/.exec(error.message)?.[1];
+  // Both messages name the paths they tried, inside the package's own folder: one a line after an arrow,
+  // the other in quotes. A path may hold spaces (Application Support).
+  const installed = /(?:\u2192 |')([^'\n]*?)[\\/]node_modules[\\/]better-sqlite3[\\/]/.exec(
+    error.message,
+  )?.[1];
   const why = missing
     ? 'is not built (its install script did not run)'
     : `was built for another Node.js than this one (${process.version})`;

@@ -354,6 +354,17 @@ describe('aboutAddon', () => {
     expect((aboutAddon(dlopen) as Error).message).toBe(
       `SQLite's native module (better-sqlite3) was built for another Node.js than this one (${process.version}): run \`npm rebuild better-sqlite3\` in /home/u/.npm/_npx/1a2b`,
     );
+    // A folder with spaces, as macOS's Application Support, is named whole.
+    const spaced = new Error(
+      'Could not locate the bindings file. Tried:\n → /Users/John Smith/Library/Application Support/Claude/x/node_modules/better-sqlite3/build/better_sqlite3.node\n → /Users/John Smith/Library/Application Support/Claude/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node',
+    );
+    expect((aboutAddon(spaced) as Error).message).toMatch(
+      / in \/Users\/John Smith\/Library\/Application Support\/Claude\/x$/,
+    );
+    const windows = new Error(
+      "The module 'C:\\Users\\John Smith\\AppData\\Roaming\\x\\node_modules\\better-sqlite3\\build\\Release\\better_sqlite3.node'\nwas compiled against a different Node.js version using NODE_MODULE_VERSION 108.",
+    );
+    expect((aboutAddon(windows) as Error).message).toMatch(/ in C:\\Users\\John Smith\\AppData\\Roaming\\x$/);
     const other = new Error('SQLITE_CANTOPEN: unable to open database file');
     expect(aboutAddon(other)).toBe(other);
     expect(aboutAddon('text')).toBe('text');

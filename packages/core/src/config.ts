@@ -115,7 +115,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     const source = from('transport', values.transport, 'SHIPYARD_TRANSPORT');
     throw new UsageError(`${source} must be stdio or http, got "${transport}"`);
   }
-  const portText = values.port ?? fromEnv('SHIPYARD_PORT') ?? String(DEFAULT_PORT);
+  const portText = (values.port ?? fromEnv('SHIPYARD_PORT') ?? String(DEFAULT_PORT)).trim();
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) {
     const source = from('port', values.port, 'SHIPYARD_PORT');
@@ -138,7 +138,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   // An empty or blank list, or host, given on purpose is refused rather than read as "no restriction"
   // (every tool, every interface).
   // An IPv6 address as a URL writes it ([::1]) is the address (::1): listen() takes no brackets.
-  const host = (values.host ?? fromEnv('SHIPYARD_HOST') ?? DEFAULT_HOST).replace(/^\[(.*)\]$/, '$1');
+  const host = (values.host ?? fromEnv('SHIPYARD_HOST') ?? DEFAULT_HOST).trim().replace(/^\[(.*)\]$/, '$1');
   if (!host.trim()) {
     const source = from('host', values.host, 'SHIPYARD_HOST');
     throw new UsageError(`${source} must name an address, got an empty value`);

@@ -137,9 +137,9 @@ export async function runServer(
       const { code } = error as { code?: unknown };
       const hint =
         code === 'EADDRINUSE'
-          ? ': another process listens there; give another --port (0 picks a free one)'
+          ? ': another process listens there; give another --port or SHIPYARD_PORT (0 picks a free one)'
           : code === 'EACCES'
-            ? ': this user may not listen there; give a --port from 1024 up (0 picks a free one)'
+            ? ': this user may not listen there; give a --port or SHIPYARD_PORT from 1024 up (0 picks a free one)'
             : '';
       return fail(`${(error as Error).message}${hint}`);
     }

@@ -199,6 +199,11 @@ describe('parseConfig', () => {
       logLevel: 'warn',
     });
     expect(parseConfig([], { SHIPYARD_DATA_DIR: ' /tmp/x ' }).dataDir).toBe('/tmp/x');
+    // A host and a port too, from a flag as from the environment.
+    expect(parseConfig(['--host', ' 127.0.0.2 ', '--port', ' 3000 '], {})).toMatchObject({
+      host: '127.0.0.2',
+      port: 3000,
+    });
   });
 
   it('takes allowed hosts as names without a port', () => {

@@ -254,7 +254,7 @@ describe('the bin', () => {
     const taken = await runToExit(['--transport', 'http', '--port', String(port)]);
     expect(taken.code).toBe(2);
     expect(taken.err).toContain(
-      `address already in use 127.0.0.1:${port}: another process listens there; give another --port (0 picks a free one)`,
+      `address already in use 127.0.0.1:${port}: another process listens there; give another --port or SHIPYARD_PORT (0 picks a free one)`,
     );
     proc.child.kill('SIGTERM');
     expect((await proc.exited).code).toBe(0);

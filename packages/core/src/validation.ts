@@ -35,7 +35,8 @@ export function describeIssues(
     .map((issue) => describeIssue(issue, context));
   // A thousand bad values make a thousand problems: the first few tell the caller what to fix.
   const more = described.length - ISSUES_SHOWN;
-  return `${described.slice(0, ISSUES_SHOWN).join('; ')}${more > 0 ? `; and ${more} more problems` : ''}`;
+  const rest = more > 1 ? `; and ${more} more problems` : more === 1 ? '; and 1 more problem' : '';
+  return `${described.slice(0, ISSUES_SHOWN).join('; ')}${rest}`;
 }
 
 /** Problems shown in one message; the rest are counted. */

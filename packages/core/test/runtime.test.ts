@@ -999,12 +999,12 @@ describe('prompts', () => {
   it('keeps a refusal small however many or long the argument names a client sends', async () => {
     const { client } = await start();
     const long = 'k'.repeat(50_000);
-    const one = await expectRpcError(
+    const single = await expectRpcError(
       client.getPrompt({ name: 'review-note', arguments: { id: 'a1', [long]: 'x' } }),
       INVALID_PARAMS,
     );
-    expect(one.message).toContain(`unknown argument \`${'k'.repeat(40)}…\``);
-    expect(one.message.length).toBeLessThan(300);
+    expect(single.message).toContain(`unknown argument \`${'k'.repeat(40)}…\``);
+    expect(single.message.length).toBeLessThan(300);
     const many = Object.fromEntries(
       Array.from({ length: 1_000 }, (_, i) => [`extra_${i}_${'n'.repeat(200)}`, 'x']),
     );
@@ -1024,6 +1024,12 @@ describe('prompts', () => {
     const refused = await expectRpcError(request, INVALID_PARAMS);
     expect(refused.message).toMatch(/; and 990 more problems$/);
     expect(refused.message.length).toBeLessThan(2_000);
+    const eleven = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`a${i}`, i]));
+    const one = client.request(
+      { method: 'prompts/get', params: { name: 'review-note', arguments: eleven } },
+      GetPromptResultSchema,
+    );
+    expect((await expectRpcError(one, INVALID_PARAMS)).message).toMatch(/; and 1 more problem$/);
   });
 
   it('answers -32602 to an argument over 10,000 characters, naming it and the limit; 10,000 is accepted', async () => {

@@ -1,5 +1,5 @@
 import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } from '@shipyard/testing';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { comments, history, links, tickets } from '../src/db/schema.js';
 import { type CreateTicket, createTicket } from '../src/domain/tickets.js';
@@ -819,6 +819,16 @@ describe('update_ticket', () => {
     expect(await get('SHIP-1', [])).toMatchObject({ parent: null, title: 'Ticket 1', version: 1 });
     // A sibling or an ancestor's ancestor is fine.
     expect(await update({ key: 'SHIP-3', parent: 'SHIP-1' })).toMatchObject({ changed: ['parent'] });
+  });
+
+  it('checks a new parent past a loop that a broken file holds, and still refuses a real cycle', async () => {
+    const { database } = await setup(8);
+    // No tool makes a loop; a file edited by hand may hold one.
+    database.db.run(sql`UPDATE tickets SET parent_id = 7 WHERE id = 6`);
+    database.db.run(sql`UPDATE tickets SET parent_id = 6 WHERE id = 7`);
+    expect(await update({ key: 'SHIP-8', parent: 'SHIP-6' })).toMatchObject({ changed: ['parent'] });
+    const error = await updateError({ key: 'SHIP-6', parent: 'SHIP-8' }, 'invalid_input');
+    expect(error.message).toContain('SHIP-6 -> SHIP-8 -> SHIP-6');
   });
 
   it('names a long cycle by its ends, so the message stays short', async () => {

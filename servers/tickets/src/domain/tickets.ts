@@ -388,16 +388,17 @@ function checkNoCycle(tx: Tx, ticket: TicketRow, parent: TicketRow): void {
     });
   }
   // The parent's ancestors, nearest first, in one statement (a chain of thousands took a query each), up to
-  // the ticket itself if it is one of them. Parents form a forest, so the walk ends; the depth bound only
-  // guards against a file that broke that.
+  // the ticket itself if it is one of them. UNION keeps each ticket once, so a loop that a broken file may
+  // hold ends the walk; rows come out in the order the walk meets them (SQLite's queue is first in, first
+  // out), and the key is read per row so that no join reorders them.
   const ancestors = tx.all<{ id: number; key: string }>(sql`
-    WITH RECURSIVE up(id, depth) AS (
-      SELECT parent_id, 1 FROM tickets WHERE id = ${parent.id} AND parent_id IS NOT NULL
-      UNION ALL
-      SELECT t.parent_id, up.depth + 1 FROM up JOIN tickets t ON t.id = up.id
-      WHERE t.parent_id IS NOT NULL AND up.id <> ${ticket.id} AND up.depth < ${MAX_ANCESTORS}
+    WITH RECURSIVE up(id) AS (
+      SELECT parent_id FROM tickets WHERE id = ${parent.id} AND parent_id IS NOT NULL
+      UNION
+      SELECT t.parent_id FROM up JOIN tickets t ON t.id = up.id
+      WHERE t.parent_id IS NOT NULL AND up.id <> ${ticket.id}
     )
-    SELECT up.id AS id, t.key AS key FROM up JOIN tickets t ON t.id = up.id ORDER BY up.depth`);
+    SELECT id, (SELECT key FROM tickets WHERE tickets.id = up.id) AS key FROM up`);
   if (ancestors.at(-1)?.id !== ticket.id) return;
   const chain = [ticket.key, parent.key, ...ancestors.map((row) => row.key)];
   const last = chain.at(-2);
@@ -408,9 +409,6 @@ function checkNoCycle(tx: Tx, ticket: TicketRow, parent: TicketRow): void {
     },
   );
 }
-
-/** Most ancestors a parent check walks (a bound for a file whose parents were made to loop). */
-const MAX_ANCESTORS = 1_000_000;
 
 export interface TransitionTicket {
   key: string;

@@ -146,8 +146,8 @@ export const releaseNotes = definePrompt<TicketsDeps>({
     return [
       `Draft release notes for project ${p}, covering tickets finished since ${date}.`,
       `1. Call \`search_tickets\` with project ${p}, status ["done"], updated_since ${date}, fields ` +
-        '["created_at"] and limit 100; follow next_cursor until it is null or you have 200 tickets. If `total` ' +
-        'is over 200, draft from those 200 and tell me how many more there are.',
+        '["created_at", "description"] and limit 50; follow next_cursor until it is null or you have 100 ' +
+        'tickets. If `total` is over 100, draft from those 100 and tell me how many more there are.',
       `2. A ticket created before ${date} may have been finished before it and only edited since. For those ` +
         `alone (the first 20; say how many you did not check), call \`get_ticket\` with include ["history"] ` +
         `and keep the ticket only if its status became done on or after ${date}.`,

@@ -46,9 +46,9 @@ function notAResource(variable: string | undefined, template: 'ticket' | 'histor
       : template === 'history'
         ? [`${given}/history`, [...key.split('/'), 'HISTORY']]
         : [given, key.split('/')];
-  // The client's text, cut and with controls and bidi escaped, as other errors name it.
+  // The client's text, cut (at 200 characters) and with controls and bidi escaped, as other errors name it.
   const missing = (hint: string) =>
-    new NotFound(`tickets://${named(path.slice(0, 100))} is not a resource of this server`, { hint });
+    new NotFound(`tickets://${named(path)} is not a resource of this server`, { hint });
   const [first = '', second = ''] = segments;
   if (first === 'PROJECTS') {
     return PROJECT_KEY.test(second)

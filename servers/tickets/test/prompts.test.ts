@@ -63,9 +63,9 @@ const cases = [
       'updated_since 2025-01-01',
       'include ["history"]',
       'status ["done"]',
-      // Bounded reading: a big release is drafted from its first 200 tickets, and says so.
-      'fields ["created_at"] and limit 100',
-      'If `total` is over 200',
+      // Bounded reading: a big release is drafted from its first 100 tickets, and says so.
+      'fields ["created_at", "description"] and limit 50',
+      'If `total` is over 100',
       'created before 2025-01-01',
       'the first 20',
       'Features, Bug fixes',

@@ -657,10 +657,10 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const total = known ?? rows[0]?.total ?? (window.offset === 0 ? 0 : (db.get<{ n: number }>(count)?.n ?? 0));
   // A page stops early once its items fill PAGE_CHARS of JSON; the cursor goes on from the last one shown.
   const items: SearchItem[] = [];
-  let chars = 0;
+  let chars = 1; // the list's brackets, and a comma or the closing bracket after each item
   for (const row of rows.slice(0, window.limit)) {
     const item = toItem(row, fields);
-    chars += JSON.stringify(item).length;
+    chars += JSON.stringify(item).length + 1;
     if (items.length > 0 && chars > PAGE_CHARS) break;
     items.push(item);
   }

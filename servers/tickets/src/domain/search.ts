@@ -656,18 +656,33 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   // The total is known or came with the rows; with no rows it is 0 on a first page, else counted.
   const total = known ?? rows[0]?.total ?? (window.offset === 0 ? 0 : (db.get<{ n: number }>(count)?.n ?? 0));
   // A page stops early once its items fill PAGE_CHARS of JSON; the cursor goes on from the last one shown.
+  // Most pages are far under it, which a bound tells without making any JSON.
+  const wanted = rows.slice(0, window.limit);
+  const fits = wanted.reduce((sum, row) => sum + charsAtMost(row), 1) <= PAGE_CHARS;
   const items: SearchItem[] = [];
   let chars = 1; // the list's brackets, and a comma or the closing bracket after each item
-  for (const row of rows.slice(0, window.limit)) {
+  for (const row of wanted) {
     const item = toItem(row, fields);
-    chars += JSON.stringify(item).length + 1;
-    if (items.length > 0 && chars > PAGE_CHARS) break;
+    if (!fits) {
+      chars += JSON.stringify(item).length + 1;
+      if (items.length > 0 && chars > PAGE_CHARS) break;
+    }
     items.push(item);
   }
   const more = rows.length > items.length;
   const last = rows[items.length - 1];
   return toPage(items, total, window, queryKey, { after: last && keyset?.key(last), more });
 }
+
+/**
+ * At least as many characters as a result's JSON has, and its comma: its text twice (stored text has no
+ * control characters, so an escape takes two), and 1,000 for the other fields (names of up to 100
+ * characters, dates, keys, the JSON's names and punctuation).
+ */
+const charsAtMost = (row: Row) =>
+  2 * (row.title.length + row.labels.length + (row.description?.length ?? 0) + (row.assignee?.length ?? 0)) +
+  2 * (row.reporter?.length ?? 0) +
+  1_000;
 
 /**
  * Characters of JSON a page of results fills at most (about 10,000 tokens): 100 ordinary tickets fit, but

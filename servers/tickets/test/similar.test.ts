@@ -81,37 +81,52 @@ it('finds a duplicate whose description is long among many tickets sharing its t
   expect(Object.keys(found)[0]).toBe(target.key);
 });
 
-it('finds an exact duplicate with a long description among more look-alikes than it scores', async () => {
-  // bm25 gives each title word nearly its most whatever the description's length, but not quite: among many
-  // tickets holding all the words, the short ones came first, and only the first 30 were scored.
+/**
+ * WEB's "Login crash" with a long stack trace, then (after `between`, if given) 40 WEB tickets whose titles
+ * hold the same words.
+ */
+async function loginCrashAmongLookAlikes(between?: () => void) {
   const trace = Array.from({ length: 300 }, (_, i) => `    at frame${i} (src/auth/login.ts:${i + 1}:3)`);
   const original = await seedTicket(client, {
     project: 'WEB',
     title: 'Login crash',
     description: trace.join('\n'),
   });
+  between?.();
   for (let i = 0; i < 40; i++)
     await seedTicket(client, { project: 'WEB', title: `Login crash on device model${i}` });
+  return original;
+}
+
+it('finds an exact duplicate with a long description among more look-alikes than it scores', async () => {
+  // bm25 gives each title word nearly its most whatever the description's length, but not quite: among many
+  // tickets holding all the words, the short ones came first, and only the first 30 were scored.
+  const original = await loginCrashAmongLookAlikes();
   const { items } = await similar({ title: 'Login crash', limit: 3 });
   expect(items[0]).toMatchObject({ key: original.key, score: 1 });
   expect(items[1]?.score).toBeLessThan(1);
 });
 
 it('finds that duplicate too when the filters pass fewer look-alikes than the best hits hold', async () => {
-  // The best 300 hits are read before the project and status filters: here they are mostly other projects'
-  // or closed tickets, and the original is not among them.
-  const trace = Array.from({ length: 300 }, (_, i) => `    at frame${i} (src/auth/login.ts:${i + 1}:3)`);
-  const original = await seedTicket(client, {
-    project: 'WEB',
-    title: 'Login crash',
-    description: trace.join('\n'),
+  // The best 1,000 hits are read before the project and status filters. Here they are WEB's 40 look-alikes
+  // (the newest, first of equal scores) and SHIP's, while the original, scored last, is not among them.
+  const original = await loginCrashAmongLookAlikes(() => {
+    const ship = database.db.all<{ id: number; n: number }>(
+      sql`SELECT id, last_number AS n FROM projects WHERE key = 'SHIP'`,
+    )[0];
+    const insert = database.sqlite.prepare(
+      `INSERT INTO tickets (project_id, number, key, title, type) VALUES (?, ?, ?, ?, 'task')`,
+    );
+    database.sqlite.transaction(() => {
+      for (let i = 1; i <= 1_100; i++) {
+        const number = (ship?.n ?? 0) + i;
+        insert.run(ship?.id, number, `SHIP-${number}`, `Login crash on device model${i}`);
+      }
+    })();
   });
-  for (let i = 0; i < 40; i++)
-    await seedTicket(client, { project: 'WEB', title: `Login crash on device model${i}` });
-  for (let i = 0; i < 260; i++) await seedTicket(client, { title: `Login crash on device model${i}` });
   const inProject = await similar({ title: 'Login crash', project: 'WEB', limit: 3 });
   expect(inProject.items[0]).toMatchObject({ key: original.key, score: 1 });
-  // Closed look-alikes crowd the open ones out of the best hits alike.
+  // Closed look-alikes take the open ones' places among the best hits alike.
   database.db.run(sql`UPDATE tickets SET status = 'done' WHERE key LIKE 'SHIP-%'`);
   const open = await similar({ title: 'Login crash', limit: 3 });
   expect(open.items[0]).toMatchObject({ key: original.key, score: 1 });

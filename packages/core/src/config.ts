@@ -102,6 +102,23 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  // Help and the version answer whatever else is set: a bad value matters to a start they do not make.
+  if (values.help || values.version) {
+    return {
+      transport: 'stdio',
+      host: DEFAULT_HOST,
+      port: DEFAULT_PORT,
+      dataDir: undefined,
+      readOnly: false,
+      tools: undefined,
+      user: undefined,
+      logLevel: 'info',
+      httpToken: undefined,
+      allowedHosts: [],
+      help: values.help ?? false,
+      version: values.version ?? false,
+    };
+  }
   /** Where a value came from, for error messages: the flag, or else the environment variable. */
   const from = (flag: string, value: string | undefined, name: string) =>
     value !== undefined ? `--${flag}` : name;
@@ -149,7 +166,12 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     const source = from('tools', values.tools, 'SHIPYARD_TOOLS');
     throw new UsageError(`${source} must name at least one tool, got "${toolsText}"`);
   }
-  const allowedHosts = list(values['allowed-hosts'] ?? fromEnv('SHIPYARD_ALLOWED_HOSTS')) ?? [];
+  const allowedText = values['allowed-hosts'] ?? fromEnv('SHIPYARD_ALLOWED_HOSTS');
+  const allowedHosts = list(allowedText) ?? [];
+  if (allowedText !== undefined && allowedHosts.length === 0) {
+    const source = from('allowed-hosts', values['allowed-hosts'], 'SHIPYARD_ALLOWED_HOSTS');
+    throw new UsageError(`${source} must name at least one host, got "${allowedText}"`);
+  }
   for (const name of allowedHosts) {
     const url = URL.canParse(`http://${name}`) ? new URL(`http://${name}`) : undefined;
     if (url?.port === '' && url.host === name.toLowerCase()) continue;

@@ -189,6 +189,23 @@ describe('parseConfig', () => {
     expect(parseConfig([], { SHIPYARD_HTTP_TOKEN: ' t ' }).httpToken).toBe(' t ');
   });
 
+  it('answers --help and --version whatever the environment holds', () => {
+    const bad = { SHIPYARD_READ_ONLY: 'maybe', SHIPYARD_PORT: 'x', SHIPYARD_TRANSPORT: 'carrier-pigeon' };
+    expect(() => parseConfig([], bad)).toThrow(UsageError);
+    expect(parseConfig(['--help'], bad)).toMatchObject({ help: true, version: false });
+    expect(parseConfig(['-v'], bad)).toMatchObject({ help: false, version: true });
+  });
+
+  it('refuses an allowed-hosts list that names no host, as --tools does', () => {
+    expect(() => parseConfig(['--allowed-hosts', ' , '], {})).toThrow(
+      /^--allowed-hosts must name at least one host/,
+    );
+    expect(() => parseConfig([], { SHIPYARD_ALLOWED_HOSTS: ',' })).toThrow(
+      /^SHIPYARD_ALLOWED_HOSTS must name at least one host/,
+    );
+    expect(parseConfig([], { SHIPYARD_ALLOWED_HOSTS: ' ' }).allowedHosts).toEqual([]);
+  });
+
   it('reads names of a fixed set in any case, without the blanks around them', () => {
     expect(parseConfig([], { SHIPYARD_TRANSPORT: ' HTTP ', SHIPYARD_LOG_LEVEL: 'Debug ' })).toMatchObject({
       transport: 'http',

@@ -104,20 +104,8 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   }
   // Help and the version answer whatever else is set: a bad value matters to a start they do not make.
   if (values.help || values.version) {
-    return {
-      transport: 'stdio',
-      host: DEFAULT_HOST,
-      port: DEFAULT_PORT,
-      dataDir: undefined,
-      readOnly: false,
-      tools: undefined,
-      user: undefined,
-      logLevel: 'info',
-      httpToken: undefined,
-      allowedHosts: [],
-      help: values.help ?? false,
-      version: values.version ?? false,
-    };
+    // The defaults, as no flag and no variable give them (which cannot fail).
+    return { ...parseConfig([], {}), help: values.help ?? false, version: values.version ?? false };
   }
   /** Where a value came from, for error messages: the flag, or else the environment variable. */
   const from = (flag: string, value: string | undefined, name: string) =>

@@ -141,8 +141,8 @@ describe('list_projects', () => {
     expect(rest).toMatchObject({ count: 205 });
     expect(rest.projects.map((p) => p.key)).toEqual(keys.slice(200));
     const { contents } = await client.readResource({ uri: 'tickets://projects' });
-    const page = JSON.parse((contents[0] as { text: string }).text) as { total: number; note: string };
-    expect(page.total).toBe(205);
+    const page = JSON.parse((contents[0] as { text: string }).text) as { count: number; note: string };
+    expect(page.count).toBe(205);
     expect(page.note).toContain('list_projects with `after`');
   });
 

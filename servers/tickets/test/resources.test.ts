@@ -33,23 +33,24 @@ describe('tickets://projects', () => {
     const { contents } = await client.readResource({ uri: 'tickets://projects' });
     expect(contents[0]?.mimeType).toBe('application/json');
     const body = JSON.parse(await readText(client, 'tickets://projects'));
+    // Named as list_projects names them: `count` projects, each with `total` tickets.
     expect(body).toEqual({
-      total: 2,
+      count: 2,
       projects: [
         {
           key: 'OPS',
           name: 'Operations',
           description: '',
-          tickets: 0,
           open: 0,
+          total: 0,
           uri: 'tickets://projects/OPS',
         },
         {
           key: 'SHIP',
           name: 'Shipyard',
           description: '',
-          tickets: 2,
           open: 1,
+          total: 2,
           uri: 'tickets://projects/SHIP',
         },
       ],
@@ -75,10 +76,10 @@ describe('tickets://projects/{project}', () => {
     expect(text).toContain('| urgent | 2 |');
     expect(text).toContain('| high | 1 |');
     const urgent = text.slice(text.indexOf('## Oldest open urgent'), text.indexOf('## Blocked'));
-    expect(urgent.indexOf('SHIP-1 "Old urgent" (backlog, assignee "ana"')).toBeGreaterThan(0);
+    expect(urgent.indexOf('SHIP-1 "Old urgent" (backlog, assignee `ana`')).toBeGreaterThan(0);
     expect(urgent.indexOf('SHIP-2')).toBeGreaterThan(urgent.indexOf('SHIP-1'));
     expect(urgent).not.toContain('SHIP-4');
-    expect(text).toContain('- SHIP-3 "Blocked one" (backlog) blocked by SHIP-1\n');
+    expect(text).toContain('- SHIP-3 "Blocked one" (backlog, unassigned) blocked by SHIP-1\n');
     expect(text).toContain('- SHIP-3 "Blocked one" (backlog, unassigned, due 2020-01-01)');
     expect(text).toContain('## Recently updated');
   });
@@ -159,8 +160,8 @@ describe('tickets://projects/{project}', () => {
     const text = await readText(client, 'tickets://projects/SHIP');
     const keys = Array.from({ length: 10 }, (_, i) => `SHIP-${i + 2}`).join(', ');
     expect(text).toContain('## Blocked open tickets\n');
-    expect(text).toContain(`- SHIP-1 "Release" (backlog) blocked by ${keys} and 2 more\n`);
-    expect(text).toContain('- SHIP-14 "Also blocked" (backlog) blocked by SHIP-2\n');
+    expect(text).toContain(`- SHIP-1 "Release" (backlog, unassigned) blocked by ${keys} and 2 more\n`);
+    expect(text).toContain('- SHIP-14 "Also blocked" (backlog, unassigned) blocked by SHIP-2\n');
   });
 
   it('caps each list at 5 and says how many there are', async () => {
@@ -265,8 +266,8 @@ describe('tickets://{key}', () => {
       '- type: bug',
       '- priority: high',
       '- status: backlog',
-      '- assignee: "ana"',
-      '- labels: "auth", "ui"',
+      '- assignee: `ana`',
+      '- labels: `auth`, `ui`',
     ]) {
       expect(text).toContain(line);
     }
@@ -310,6 +311,20 @@ describe('tickets://{key}', () => {
     expect(text).toContain(`\`\`\`text\n${'c'.repeat(3_000)}\n\`\`\``);
     for (const letter of ['a', 'b'])
       expect(text).toContain(`\`\`\`text\n${letter.repeat(500)}… (3000 characters)\n\`\`\``);
+    // Outside its fence, where no author wrote it, a cut comment says where the rest is; and it is there.
+    const cut = [
+      ...text.matchAll(
+        /\(The first 500 of 3000 characters; get_ticket with before (\d+) returns it all\.\)/g,
+      ),
+    ];
+    expect(cut.map((m) => m.index > text.indexOf(`${'a'.repeat(500)}…`))).toEqual([true, true]);
+    const before = Number(cut[0]?.[1]);
+    const older = await callOk<{ comments: { body: string }[] }>(client, 'get_ticket', {
+      key: 'SHIP-1',
+      before,
+    });
+    expect(older.comments.at(-1)?.body).toBe('a'.repeat(3_000));
+    expect(text).not.toContain(`before ${before + 2} returns`);
   });
 
   it('cuts titles in its lists to 80 characters: the linked ticket has its own page', async () => {
@@ -343,17 +358,27 @@ describe('tickets://{key}', () => {
 
   it('shows no image, HTML or markdown link from user text when the markdown is rendered', async () => {
     const title = 'See [here](http://evil.example) ![x](http://evil.example/leak.png) <img src=x>';
-    await seedTicket(client, { title, assignee: '<b>bo</b>' });
+    await seedTicket(client, {
+      title,
+      assignee: '<b>bo</b>',
+      labels: ['[wip](http://evil.example)', 'a`b', '`x'],
+      priority: 'urgent',
+    });
     await seedTicket(client, { title: 'Child', parent: 'SHIP-1' });
+    // Code spans show their text as it is: markdown reads nothing in them.
+    const codeSpan = /(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g;
     for (const uri of ['tickets://SHIP-1', 'tickets://projects/SHIP', 'tickets://SHIP-2']) {
-      const text = await readText(client, uri);
+      const text = (await readText(client, uri)).replace(codeSpan, '');
       expect(text, uri).not.toMatch(/(?<!\\)[[<]|(?<!\\)\]\(/);
     }
     const text = await readText(client, 'tickets://SHIP-1');
     expect(text).toContain(
       '# SHIP-1: "See \\[here\\](http://evil.example) !\\[x\\](http://evil.example/leak.png) \\<img src=x\\>"',
     );
-    expect(text).toContain('- assignee: "\\<b\\>bo\\</b\\>"');
+    // Names and labels are exactly what update_ticket takes back (a fence longer than any backtick run in them).
+    expect(text).toContain('- assignee: `<b>bo</b>`');
+    expect(text).toContain('- labels: `[wip](http://evil.example)`, `` `x ``, ``a`b``');
+    expect(await readText(client, 'tickets://projects/SHIP')).toContain('assignee `<b>bo</b>`');
   });
 
   it('writes bidi controls in names as escapes, so none turns the rest of a line around', async () => {
@@ -367,7 +392,7 @@ describe('tickets://{key}', () => {
       expect(text, uri).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
       expect(text, uri).toContain('"Harmless \\u202eenod\\u202c fix"');
     }
-    expect(await readText(client, 'tickets://SHIP-1')).toContain('- labels: "ok\\u2066"');
+    expect(await readText(client, 'tickets://SHIP-1')).toContain('- labels: `ok\\u2066`');
   });
 
   it('answers -32002 for a missing ticket or anything that is not a key', async () => {

@@ -58,6 +58,20 @@ const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
  */
 const quoted = (text: string) => escapeBidi(JSON.stringify(text).replace(/[<>[\]]/g, '\\$&'));
 
+/**
+ * A short value a tool takes back (a name, a label, a resolution) as a code span: the text exactly as stored,
+ * which a model can pass to update_ticket as it is, and which markdown shows literally (no link, image or
+ * HTML comes of `[`, `<`). The fence is one backtick longer than the longest run in the text; a text that
+ * starts or ends with a backtick gets a space inside each end, which CommonMark takes off again. Bidi
+ * controls are escaped as in {@link quoted}.
+ */
+const literal = (text: string) => {
+  const shown = escapeBidi(text);
+  const fence = '`'.repeat(Math.max(0, ...(shown.match(/`+/g) ?? []).map((run) => run.length)) + 1);
+  const pad = /^`|`$/.test(shown) ? ' ' : '';
+  return `${fence}${pad}${shown}${pad}${fence}`;
+};
+
 /** Text with its bidi controls written as `\u202e` escapes (see {@link quoted}). */
 const escapeBidi = (text: string) =>
   text.replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -130,17 +144,21 @@ export interface ProjectOverview {
   key: string;
   name: string;
   description: string;
-  tickets: number;
   open: number;
+  /** Its tickets, open or not. */
+  total: number;
   uri: string;
 }
 
-/** Every project (bounded) with its ticket counts, ordered by key. */
+/**
+ * Every project (bounded) with its ticket counts, ordered by key, and how many projects there are: the same
+ * names as list_projects gives them (`count` projects, each with `total` tickets).
+ */
 export function projectOverviews(
   db: Tx,
   /** Only the projects whose keys sort after this one (the next LIMITS.projects). */
   after?: string,
-): { projects: ProjectOverview[]; total: number; note?: string } {
+): { projects: ProjectOverview[]; count: number; note?: string } {
   const total = db.select({ n: count() }).from(projects).get()?.n ?? 0;
   const rows = db
     .select()
@@ -164,11 +182,11 @@ export function projectOverviews(
       key: row.key,
       name: row.name,
       description: clip(row.description, 200),
-      tickets: byProject.get(row.id)?.all ?? 0,
       open: Number(byProject.get(row.id)?.open ?? 0),
+      total: byProject.get(row.id)?.all ?? 0,
       uri: `tickets://projects/${row.key}`,
     })),
-    total,
+    count: total,
     ...(total > rows.length
       ? {
           note: `Showing ${rows.length} of ${total} projects by key; list_projects with \`after\` lists the ones after the last`,
@@ -250,7 +268,13 @@ export function projectMarkdown(db: Tx, value: string | undefined): string {
   // The first n blocked tickets, then their open blockers: a ticket with hundreds of blockers cannot crowd
   // the others out, and names its first few.
   const blockedTickets = db
-    .select({ id: tickets.id, key: tickets.key, title: tickets.title, status: tickets.status })
+    .select({
+      id: tickets.id,
+      key: tickets.key,
+      title: tickets.title,
+      status: tickets.status,
+      assignee: tickets.assignee,
+    })
     .from(links)
     .innerJoin(tickets, eq(tickets.id, links.targetId))
     .innerJoin(blocker, eq(blocker.id, links.sourceId))
@@ -344,7 +368,7 @@ export function projectMarkdown(db: Tx, value: string | undefined): string {
       'Blocked open tickets',
       blockedTickets.length,
       blockedTotal,
-      blockedTickets.map((row) => `${line(row)} blocked by ${blockedBy(row.id)}`),
+      blockedTickets.map((row) => `${line(row, `, ${assigned(row)}`)} blocked by ${blockedBy(row.id)}`),
     ),
     ...section(
       'Overdue open tickets',
@@ -361,7 +385,8 @@ export function projectMarkdown(db: Tx, value: string | undefined): string {
   ].join('\n');
 }
 
-const assigned = (row: TicketRow) => (row.assignee ? `assignee ${quoted(row.assignee)}` : 'unassigned');
+const assigned = (row: Pick<TicketRow, 'assignee'>) =>
+  row.assignee ? `assignee ${literal(row.assignee)}` : 'unassigned';
 
 // ---------------------------------------------------------------------------------------------------------
 // tickets://{key}
@@ -402,13 +427,13 @@ export function ticketMarkdown(db: Tx, value: string | undefined): string {
     field('type', ticket.type),
     field('status', ticket.status),
     field('priority', ticket.priority),
-    field('assignee', ticket.assignee === null ? null : quoted(ticket.assignee)),
-    field('reporter', ticket.reporter === null ? null : quoted(ticket.reporter)),
-    field('labels', ticket.labels.length ? ticket.labels.map(quoted).join(', ') : null),
+    field('assignee', ticket.assignee === null ? null : literal(ticket.assignee)),
+    field('reporter', ticket.reporter === null ? null : literal(ticket.reporter)),
+    field('labels', ticket.labels.length ? ticket.labels.map(literal).join(', ') : null),
     field('estimate', ticket.estimate),
     field('due_date', ticket.due_date),
     field('parent', ticket.parent),
-    field('resolution', ticket.resolution === null ? null : quoted(ticket.resolution)),
+    field('resolution', ticket.resolution === null ? null : literal(ticket.resolution)),
     field('version', ticket.version),
     field('created_at', ticket.created_at),
     field('updated_at', ticket.updated_at),
@@ -434,13 +459,23 @@ export function ticketMarkdown(db: Tx, value: string | undefined): string {
     `## Comments (${commentCount > comments.length ? `last ${comments.length} of ${commentCount}` : commentCount})`,
     '',
     ...(comments.length
-      ? comments.flatMap((c, i) => [
-          // Numbered on this ticket (the last shown is comment commentCount), not by the table's row ids.
-          `### Comment ${commentCount - comments.length + i + 1} (id ${c.id}) by ${c.author === null ? 'unknown' : quoted(c.author)} at ${c.created_at}`,
-          '',
-          fenced(c.body),
-          '',
-        ])
+      ? comments.flatMap((c, i) => {
+          const whole = chars(last.comments[i]?.body ?? '');
+          return [
+            // Numbered on this ticket (the last shown is comment commentCount), not by the table's row ids.
+            `### Comment ${commentCount - comments.length + i + 1} (id ${c.id}) by ${c.author === null ? 'unknown' : literal(c.author)} at ${c.created_at}`,
+            '',
+            fenced(c.body),
+            '',
+            // Said outside the fence, where it cannot be the author's text.
+            ...(c.body === last.comments[i]?.body
+              ? []
+              : [
+                  `(The first ${CLIPPED_CHARS} of ${whole} characters; get_ticket with before ${c.id + 1} returns it all.)`,
+                  '',
+                ]),
+          ];
+        })
       : ['(none)', '']),
   ].join('\n');
 }

@@ -27,10 +27,7 @@ export default defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const after = input.after?.trim().toUpperCase();
-    const { projects, total } = snapshot(ctx.deps.db, () => projectOverviews(ctx.deps.db, after));
-    return {
-      count: total,
-      projects: projects.map(({ tickets, ...project }) => Object.assign(project, { total: tickets })),
-    };
+    // Core sends only the output schema's fields: each project's uri is the resource's.
+    return snapshot(ctx.deps.db, () => projectOverviews(ctx.deps.db, after));
   },
 });

@@ -1,5 +1,5 @@
 import { definePrompt, InvalidInput, quoteText } from '@shipyard/core';
-import { clip, getProjectRow, getTicketRow, localDate, projectOfKey } from './domain/model.js';
+import { clip, getProjectRow, getTicketRow, localDate, OPEN_STATUSES, projectOfKey } from './domain/model.js';
 import { completeProjects, completeTicketKeys } from './domain/reports.js';
 import { parseInstant } from './domain/search.js';
 import type { TicketsDeps } from './server.js';
@@ -10,10 +10,21 @@ import type { TicketsDeps } from './server.js';
  * keys and dates (trimmed, keys upper-cased), never other text as the user typed it.
  */
 const key = (value: string | undefined) => (value ?? '').trim().toUpperCase();
-// As typed: the errors name the value the user gave, and the domain trims and upper-cases it.
-const checkTicket = ({ key: value }: Record<string, string>, ctx: { deps: TicketsDeps }) => {
-  getTicketRow(ctx.deps.db, value ?? '');
-};
+/**
+ * The ticket must exist and be open: triage and a breakdown are for work still to do, and their steps
+ * (cancelling a duplicate, creating children) go wrong on a closed ticket. The errors name the value as the
+ * user gave it (the domain trims and upper-cases it).
+ */
+const checkOpenTicket =
+  (purpose: string) =>
+  ({ key: value }: Record<string, string>, ctx: { deps: TicketsDeps }) => {
+    const row = getTicketRow(ctx.deps.db, value ?? '');
+    if (!(OPEN_STATUSES as readonly string[]).includes(row.status)) {
+      throw new InvalidInput(`${row.key} is ${row.status}: ${purpose} is for open tickets`, {
+        hint: `Pick an open ticket, or reopen ${row.key} first with transition_ticket (status todo)`,
+      });
+    }
+  };
 const checkProject = ({ project }: Record<string, string>, ctx: { deps: TicketsDeps }) => {
   getProjectRow(ctx.deps.db, project ?? '');
 };
@@ -50,7 +61,7 @@ export const triageTicket = definePrompt<TicketsDeps>({
     'update_ticket',
     'transition_ticket',
   ],
-  check: checkTicket,
+  check: checkOpenTicket('triage'),
   messages: (args) => {
     const k = key(args.key);
     return [
@@ -59,7 +70,8 @@ export const triageTicket = definePrompt<TicketsDeps>({
         text: [
           `Triage ticket ${k}. It is attached below as it is now: fields, version, description, links and ` +
             'last comments.',
-          `1. Call \`find_similar_tickets\` with its title and description (it finds ${k} too: skip it). If ` +
+          `1. Call \`find_similar_tickets\` with its title, its description and limit 6 (it finds ${k} too: ` +
+            'skip it). If ' +
             `another ticket is clearly the same work, say so and offer to close ${k} as its copy. If I agree, ` +
             `call \`link_tickets\` with key ${k}, type duplicates and the other ticket as target, then ` +
             `\`transition_ticket\` ${k} to cancelled with resolution duplicate, and stop there.`,
@@ -73,7 +85,7 @@ export const triageTicket = definePrompt<TicketsDeps>({
           '4. Wait for my answer. Apply what I accept with one `update_ticket`, passing as expected_version ' +
             'the version shown below (on a conflict, call `get_ticket` and re-check); its labels replace the whole list. ' +
             'If I say it is ready and it is in backlog, move it to todo with `transition_ticket`, passing the ' +
-            'version update_ticket returned.',
+            'version update_ticket returned (or the one shown below, if nothing was updated).',
           DATA_RULE,
         ].join('\n'),
       },
@@ -88,7 +100,7 @@ export const breakDownTicket = definePrompt<TicketsDeps>({
   description: 'Split one ticket into smaller child tickets: propose them, then create the ones you accept.',
   args: { key: keyArg },
   uses: ['find_similar_tickets', 'search_tickets', 'create_ticket', 'link_tickets'],
-  check: checkTicket,
+  check: checkOpenTicket('a breakdown'),
   messages: (args) => {
     const k = key(args.key);
     const project = projectOfKey(k);
@@ -148,9 +160,10 @@ export const releaseNotes = definePrompt<TicketsDeps>({
       `1. Call \`search_tickets\` with project ${p}, status ["done"], updated_since ${date}, fields ` +
         '["created_at", "description"] and limit 50; follow next_cursor until it is null or you have 100 ' +
         'tickets. If `total` is over 100, draft from those 100 and tell me how many more there are.',
-      `2. A ticket created before ${date} may have been finished before it and only edited since. For those ` +
-        `alone (the first 20; say how many you did not check), call \`get_ticket\` with include ["history"] ` +
-        `and keep the ticket only if its status became done on or after ${date}.`,
+      `2. A ticket created before ${date} may have been finished before it and only edited since. For the ` +
+        `first 20 of those, call \`get_ticket\` with include ["history"] and keep the ticket only if its status ` +
+        `became done on or after ${date}; if the entries shown have no change of status to done, it is unchecked. ` +
+        'Keep unchecked tickets out of the notes and list their keys after the draft.',
       '3. Group the tickets by type: Features, Bug fixes, Tasks, Chores (skip empty groups). Write one line ' +
         'per ticket in plain words for the people who use the product, not the title verbatim, ending with ' +
         'its key in parentheses.',
@@ -181,9 +194,10 @@ export const projectStatus = definePrompt<TicketsDeps>({
             'counts by status and priority, urgent, blocked and overdue tickets.',
           `1. Call \`search_tickets\` with project ${p}, status ["in_progress", "in_review", "todo", ` +
             '"backlog"], sort priority and fields ["due_date"]; follow next_cursor while the tickets still matter.',
-          '2. Blockers: the page names the open blockers of the first blocked tickets. For other tickets in ' +
-            'progress or of urgent or high priority, call `get_ticket` with include ["links"] and note each ' +
-            'blocked_by link to a ticket that is still open (not done or cancelled).',
+          '2. Blockers: the page names the open blockers of the first blocked tickets. For up to 10 other ' +
+            'tickets in progress or of urgent or high priority, most urgent first, call `get_ticket` with ' +
+            'include ["links"] and note each blocked_by link to a ticket that is still open (not done or ' +
+            'cancelled).',
           `3. Risks: urgent or high tickets with no assignee, past their due date (before ${today}), blocked, ` +
             `or not updated since ${stale}; one person holding many tickets in progress.`,
           '4. Answer in markdown: a 2-3 sentence summary, In progress, Blocked (ticket, its assignee, blocked ' +

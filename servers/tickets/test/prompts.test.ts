@@ -33,10 +33,12 @@ const cases = [
     args: { key: 'ship-4' },
     shows: [
       'ticket SHIP-4.',
+      // One more than the default 5: the ticket itself is among them.
+      'limit 6',
       'skip it',
       'in backlog',
       'resolution duplicate',
-      'the version update_ticket returned',
+      'the version update_ticket returned (or the one shown below, if nothing was updated)',
     ],
     tools: [
       'find_similar_tickets',
@@ -68,6 +70,9 @@ const cases = [
       'If `total` is over 100',
       'created before 2025-01-01',
       'the first 20',
+      // What becomes of those it does not check, or cannot tell from the last 50 changes.
+      'it is unchecked',
+      'list their keys after the draft',
       'Features, Bug fixes',
     ],
     tools: ['get_ticket', 'search_tickets'],
@@ -76,7 +81,14 @@ const cases = [
   {
     name: 'project-status',
     args: { project: 'SHIP' },
-    shows: ['project SHIP', 'fields ["due_date"]', 'blocked_by', 'still open (not done or cancelled)'],
+    shows: [
+      'project SHIP',
+      'fields ["due_date"]',
+      'blocked_by',
+      'still open (not done or cancelled)',
+      // A bounded number of reads, however many urgent tickets there are.
+      'For up to 10 other tickets',
+    ],
     tools: ['get_ticket', 'search_tickets'],
     embeds: 'tickets://projects/SHIP',
   },
@@ -162,6 +174,23 @@ describe('prompts', () => {
       'did you mean SHIP-1 ("Ticket 1")? Call again with key SHIP-1',
     );
     await refused('release-notes', { project: 'SHIP', since: '2025-01-01T00:00:00Z' }, 'YYYY-MM-DD');
+  });
+
+  it('refuses to triage or break down a closed ticket, saying how to reopen it', async () => {
+    await callOk(client, 'transition_ticket', {
+      key: 'SHIP-4',
+      status: 'cancelled',
+      resolution: 'duplicate',
+    });
+    for (const name of ['triage-ticket', 'break-down-ticket']) {
+      const error = await expectRpcError(client.getPrompt({ name, arguments: { key: 'ship-4' } }), -32602);
+      expect(error.message).toContain('SHIP-4 is cancelled');
+      expect(error.message).toContain('is for open tickets');
+      expect(error.message).toContain('transition_ticket (status todo)');
+    }
+    // Reopened, it is open work again.
+    await callOk(client, 'transition_ticket', { key: 'SHIP-4', status: 'todo' });
+    expect(await promptText(client, 'triage-ticket', { key: 'SHIP-4' })).toContain('Triage ticket SHIP-4.');
   });
 
   it('copes with odd strings: each is refused cleanly or names a real ticket', async () => {

@@ -194,8 +194,12 @@ describe('link_tickets', () => {
     const unknownTarget = await linkError('SHIP-1', 'blocks', 'SHIP-99', 'not_found');
     expect(unknownTarget.message).toContain('SHIP-99');
     expect(unknownTarget.hint).toMatch(/search_tickets/);
-    await linkError('NOPE-1', 'blocks', 'SHIP-1', 'not_found');
-    await linkError('SHIP-1', 'blocks', 'not a key', 'invalid_input');
+    // Each error names the argument that was wrong.
+    expect(unknownTarget.message).toMatch(/^`target`: /);
+    expect((await linkError('NOPE-1', 'blocks', 'SHIP-1', 'not_found')).message).toMatch(/^`key`: /);
+    expect((await linkError('SHIP-1', 'blocks', 'not a key', 'invalid_input')).message).toMatch(
+      /^`target`: "not a key" is not a ticket key/,
+    );
     await linkError('SHIP-1', 'parent_of', 'SHIP-2', 'invalid_input');
     expect(rows()).toEqual([]);
   });

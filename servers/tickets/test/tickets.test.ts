@@ -141,6 +141,11 @@ describe('create_ticket', () => {
     const empty = await refuse({ parent: '' }, 'invalid_input');
     expect(empty.message).toContain('`parent`');
     expect(empty.hint).toContain('SHIP-42');
+    // "none" or a blank, as some ask for no parent: the hint says how that is said.
+    for (const parent of ['', 'none', ' None ']) {
+      expect((await refuse({ parent }, 'invalid_input')).hint).toContain('for no parent, leave parent out');
+    }
+    expect((await refuse({ parent: 'nine' }, 'invalid_input')).hint).not.toContain('for no parent');
     // The counter was bumped inside the refused transactions and rolled back with them.
     expect((await seedTicket(client, { title: 'Next' })).key).toBe('SHIP-2');
   });
@@ -610,6 +615,21 @@ describe('update_ticket', () => {
       due_date: null,
       parent: null,
     });
+    // An empty date, or "none" for a parent, is refused, saying that null clears.
+    const blankDate = await callError(
+      client,
+      'update_ticket',
+      { key: 'SHIP-2', due_date: ' ' },
+      'invalid_input',
+    );
+    expect(blankDate.message).toContain('null clears it');
+    const noneParent = await callError(
+      client,
+      'update_ticket',
+      { key: 'SHIP-2', parent: 'none' },
+      'invalid_input',
+    );
+    expect(noneParent.hint).toContain('null clears it');
   });
 
   it('clears the description and the labels with null', async () => {
@@ -731,6 +751,9 @@ describe('update_ticket', () => {
     const spaced = await seedTicket(client, { title: 'Spaced', assignee: '@ bob', reporter: ' @ bob ' });
     expect(await get(spaced.key, [])).toMatchObject({ assignee: 'bob', reporter: 'bob' });
     expect((await callOk<{ total: number }>(client, 'search_tickets', { assignee: 'bob' })).total).toBe(1);
+    // A lone @ names nobody.
+    const lone = await callError(client, 'update_ticket', { key, assignee: ' @ ' }, 'invalid_input');
+    expect(lone.message).toContain('must name someone');
   });
 
   it('refuses a name whose composed form (NFC) has more than 100 characters', async () => {
@@ -973,6 +996,13 @@ describe('transition_ticket', () => {
     expect(closed.message).toContain('can move to todo');
     const back = await moveError({ key: 'SHIP-1', status: 'backlog' }, 'invalid_input');
     expect(back.hint).toContain('todo');
+    // Nothing leads back to backlog: the hint says so, rather than only listing the next statuses.
+    await move({ key: 'SHIP-1', status: 'todo' });
+    const toBacklog = await moveError({ key: 'SHIP-1', status: 'backlog' }, 'invalid_input');
+    expect(toBacklog.hint).toBe(
+      'No status leads back to backlog, where new tickets start; todo also holds work not yet started. ' +
+        'Pass status in_progress or cancelled',
+    );
   });
 
   it('offers a comment for a move back to an open status, or a restart through cancelled, never done', async () => {

@@ -172,9 +172,22 @@ function recordLinkChange(
   }
 }
 
+/** The ticket an argument names; its errors say which argument (key or target) was wrong. */
+function ticketArg(tx: Tx, name: 'key' | 'target', value: string): TicketRow {
+  try {
+    return getTicketRow(tx, value);
+  } catch (error) {
+    const options = (e: NotFound | InvalidInput) => ({ hint: e.hint, details: e.details });
+    if (error instanceof NotFound) throw new NotFound(`\`${name}\`: ${error.message}`, options(error));
+    if (error instanceof InvalidInput)
+      throw new InvalidInput(`\`${name}\`: ${error.message}`, options(error));
+    throw error;
+  }
+}
+
 function endsOf(tx: Tx, key: string, target: string): [TicketRow, TicketRow] {
-  const from = getTicketRow(tx, key);
-  const to = getTicketRow(tx, target);
+  const from = ticketArg(tx, 'key', key);
+  const to = ticketArg(tx, 'target', target);
   if (from.id === to.id) {
     throw new InvalidInput(`A ticket cannot be linked to itself (${from.key})`, {
       hint: 'Pass a different target key',

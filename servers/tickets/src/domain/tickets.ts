@@ -371,7 +371,13 @@ function findParent(tx: Tx, key: string): TicketRow {
       throw new NotFound(`The parent ${key.trim().toUpperCase()} does not exist`, { hint: error.hint });
     }
     if (error instanceof InvalidInput) {
-      throw new InvalidInput(`\`parent\`: ${error.message}`, { hint: error.hint });
+      // `none` or a blank is how some ask for no parent: say how that is said.
+      const none = /^\s*(?:none|null|-)?\s*$/i.test(key);
+      throw new InvalidInput(`\`parent\`: ${error.message}`, {
+        hint: none
+          ? 'Pass a key such as SHIP-42; for no parent, leave parent out (update_ticket: null clears it)'
+          : error.hint,
+      });
     }
     throw error;
   }
@@ -466,6 +472,9 @@ function transitionHint(
   path: Status[] | undefined,
   allowed: readonly Status[],
 ): string {
+  if (from !== to && !path && to === 'backlog') {
+    return `No status leads back to backlog, where new tickets start; todo also holds work not yet started. Pass status ${orList(allowed)}`;
+  }
   if (from === to || !path) return `Pass status ${orList(allowed)}`;
   const steps = `one step per call: ${[from, ...path].join(' -> ')}`;
   if (!path.slice(0, -1).includes('cancelled')) return `Move it ${steps}`;

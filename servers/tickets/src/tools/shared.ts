@@ -34,7 +34,14 @@ export const TicketSchema = TicketSummarySchema.extend({
 const isoDate = z
   .string()
   .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date as YYYY-MM-DD, e.g. 2026-12-01', abort: true })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, {
+    // An empty one is how some ask for no date: say how that is said.
+    error: (issue) =>
+      issue.input === ''
+        ? 'must be a date as YYYY-MM-DD; for no date leave it out (update_ticket: null clears it)'
+        : 'must be a date as YYYY-MM-DD, e.g. 2026-12-01',
+    abort: true,
+  })
   .refine((value) => {
     const date = new Date(`${value}T00:00:00Z`);
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
@@ -134,6 +141,7 @@ export const fields = {
     .max(MAX_NAME_CHARS, { abort: true })
     .transform(personName)
     .refine(oneVisibleLine, ONE_VISIBLE_LINE)
+    .refine((name) => name !== '@', 'must name someone, not only @')
     .refine(...within(MAX_NAME_CHARS))
     .describe('Name, "me" or "none"'),
   labels: z

@@ -165,6 +165,17 @@ describe('describeIssues in words a model can act on', () => {
     // Two unknown arguments: neither is paired with the one missing.
     expect(meant({ project: 'A', name: 'x', colour: 'red' })).toEqual({});
   });
+
+  it('looks for what only the unknown arguments a message names mean: a flood of names costs no more', () => {
+    const shape = { priority: z.string().optional() };
+    const strict = z.strictObject(shape);
+    const meant = (value: object) =>
+      Object.keys(Object.fromEntries(suggestArguments(issuesOf(strict, value), Object.keys(shape))));
+    const names = (n: number) => Array.from({ length: n }, (_, i) => [`k${i}`, 1]);
+    // A near miss among the ten names shown is told; as the eleventh, which the message only counts, it is not.
+    expect(meant(Object.fromEntries([...names(9), ['priorty', 1]]))).toEqual(['priorty']);
+    expect(meant(Object.fromEntries([...names(10), ['priorty', 1]]))).toEqual([]);
+  });
 });
 
 describe('easeEnumValues', () => {

@@ -68,6 +68,67 @@ interface SessionEntry {
    * their POST (and, from then, holds them itself: {@link transportHolds}).
    */
   arriving: Set<string | number>;
+  /** Ids of its requests the transport has taken and not yet answered (see {@link answerForTheSdk}). */
+  unanswered: Set<string | number>;
+  /** Answer the requests still running with a shutdown error. */
+  shuttingDown: () => Promise<unknown>;
+}
+
+/** Error codes of the answers core gives for the SDK (see {@link answerForTheSdk}). */
+const REQUEST_CANCELLED = -32800;
+const SHUTTING_DOWN = -32000;
+
+/**
+ * Keep `unanswered` as the transport answers, and answer for the SDK where it never will:
+ * - a request the client cancelled: the SDK sends no answer (as MCP asks), but its HTTP transport keeps the
+ *   POST open and the id taken until every request of that POST is answered, so each cancelled call held a
+ *   connection (and its id) for the life of the session, and kept a shutdown waiting its whole drain. A
+ *   cancelled request is answered with an error, which a client that cancelled ignores (MCP: it SHOULD);
+ * - a request still running when a shutdown has waited its drain: told so, rather than its stream cut.
+ * Installed before the protocol server connects, so every answer passes here.
+ */
+function answerForTheSdk(transport: StreamableHTTPServerTransport, unanswered: Set<string | number>) {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if ('id' in message && !('method' in message)) unanswered.delete(message.id as string | number);
+    return send(message, options);
+  };
+  const answer = (id: string | number, code: number, message: string): Promise<void> =>
+    unanswered.has(id) && transportHolds(transport, id)
+      ? transport.send({ jsonrpc: '2.0', id, error: { code, message } }).catch(() => {})
+      : Promise.resolve();
+  return {
+    /** After the protocol server has connected: watch for cancellations of requests not yet answered. */
+    watchCancels() {
+      const dispatch = transport.onmessage;
+      transport.onmessage = (message, extra) => {
+        dispatch?.(message, extra);
+        const id = cancelledId(message);
+        // The SDK aborts the request in a later microtask, and from then on sends nothing for it: answer once
+        // that is done (an answer it sent first has left `unanswered`).
+        if (id !== undefined && unanswered.has(id))
+          setImmediate(() => void answer(id, REQUEST_CANCELLED, 'Request cancelled'));
+      };
+    },
+    /** Answer every request still running with a shutdown error. */
+    shuttingDown: () =>
+      Promise.all(
+        [...unanswered].map((id) =>
+          answer(
+            id,
+            SHUTTING_DOWN,
+            'The server is shutting down and did not finish this request; retry once it is back',
+          ),
+        ),
+      ),
+  };
+}
+
+/** The id of the request a `notifications/cancelled` message cancels, if it is one. */
+function cancelledId(message: unknown): string | number | undefined {
+  if (!isObject(message) || message.method !== 'notifications/cancelled' || !isObject(message.params)) return;
+  const id = message.params.requestId;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
 /**
@@ -213,11 +274,18 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
         entry[kind]--;
         entry.lastSeen = Date.now();
       });
-      for (const id of ids) entry.arriving.add(id);
+      for (const id of ids) {
+        entry.arriving.add(id);
+        entry.unanswered.add(id);
+      }
       try {
         await entry.transport.handleRequest(req, res, body);
       } finally {
-        for (const id of ids) entry.arriving.delete(id);
+        for (const id of ids) {
+          entry.arriving.delete(id);
+          // Refused whole by the transport (a wrong Accept, say): it will never be answered.
+          if (!transportHolds(entry.transport, id)) entry.unanswered.delete(id);
+        }
       }
       return;
     }
@@ -239,6 +307,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     }
     /** Whether this initialize still counts in `opening` (until its session is opened, or it is refused). */
     let pending = true;
+    const unanswered = new Set<string | number>();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -247,7 +316,16 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
         // Room is made only for an initialize the transport accepted.
         if (sessions.size >= maxSessions) closeIdlest();
         const now = Date.now();
-        sessions.set(id, { transport, opened: now, lastSeen: now, streams: 0, busy: 0, arriving: new Set() });
+        sessions.set(id, {
+          transport,
+          opened: now,
+          lastSeen: now,
+          streams: 0,
+          busy: 0,
+          arriving: new Set(),
+          unanswered,
+          shuttingDown: answers.shuttingDown,
+        });
         log.debug('http session opened', { sessions: sessions.size });
       },
       onsessionclosed: (id) => {
@@ -257,10 +335,12 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
+    const answers = answerForTheSdk(transport, unanswered);
     opening++;
     try {
       // Every request in a POST body (a message with a string method) was checked above (bodyProblem).
       await runtime.connect(transport, { requestsChecked: true });
+      answers.watchCancels();
       await transport.handleRequest(req, res, body);
     } finally {
       if (pending) opening--;
@@ -331,14 +411,23 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
       // New connections are refused and idle ones closed; one still sending a request or waiting for its
       // answer stays until it is done, or until drainMs.
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      /** Until no request is in flight, or `ms` have passed. */
+      const settle = (ms: number) =>
+        inflight === 0
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, ms);
+              drained = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            });
+      await settle(drainMs);
       if (inflight > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, drainMs);
-          drained = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+        // The calls still running get an error instead of a stream that ends with no answer, which a client
+        // would wait on until its own timeout; a moment for those answers to leave.
+        await Promise.allSettled([...sessions.values()].map((entry) => entry.shuttingDown()));
+        await settle(500);
       }
       await Promise.allSettled([...sessions.values()].map((entry) => entry.transport.close()));
       sessions.clear();

@@ -535,6 +535,49 @@ describe('Streamable HTTP', () => {
       .toContain('"text":"later"');
   });
 
+  it('answers a cancelled request, so its POST ends and its id is free again', async () => {
+    const { definition } = gatedSample();
+    const { handle } = await serve({}, definition);
+    const headers = await sessionHeaders(handle.port);
+    const post = (message: object) => raw(handle.port, { headers, body: JSON.stringify(message) });
+    const call = post({
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'slow_echo', arguments: { text: 'cancelled', ms: 0 } },
+    });
+    await logged('slow_echo started: cancelled');
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } };
+    expect((await post(cancel)).status).toBe(202);
+    // The SDK answers nothing for it (its handler is still held), and its transport would keep the POST
+    // open and the id taken for the rest of the session.
+    const answered = await call;
+    expect(answered.body).toContain('"error":{"code":-32800,"message":"Request cancelled"}');
+    expect(answered.body).not.toContain('"text":"cancelled"');
+    expect((await post({ jsonrpc: '2.0', id: 7, method: 'tools/list' })).body).toContain('"tools"');
+    // A cancel for a request already answered, or for none, changes nothing.
+    expect((await post(cancel)).status).toBe(202);
+    expect((await post({ jsonrpc: '2.0', id: 8, method: 'tools/list' })).body).toContain('"tools"');
+  });
+
+  it('lets an SDK client that cancelled a call go on, and a shutdown not wait for that call', async () => {
+    const { definition } = gatedSample();
+    const { handle } = await serve({}, definition);
+    const { client } = await connectHttp(handle);
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'slow_echo', arguments: { text: 'abandoned', ms: 0 } }, undefined, {
+      signal: controller.signal,
+    });
+    await logged('slow_echo started: abandoned');
+    controller.abort('changed my mind');
+    await expect(call).rejects.toThrow();
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    // The held call's POST has ended: nothing is left in flight for a close to wait on (the handler is
+    // never released, so without that this would wait the whole drain, past the test's timeout).
+    await handle.close({ drainMs: 60_000 });
+    handles.splice(handles.indexOf(handle), 1);
+  });
+
   it('keeps a session just opened when a burst of clients passes maxSessions: the newcomers get 503', async () => {
     const { handle } = await serve({ maxSessions: 3 });
     const burst = await Promise.all(
@@ -640,8 +683,10 @@ describe('Streamable HTTP', () => {
     const closing = handle.close({ drainMs: 100 });
     handles.splice(handles.indexOf(handle), 1);
     expect(await Promise.race([closing.then(() => 'closed' as const), returned])).toBe('closed');
-    // The request was cut off rather than answered.
-    expect(await call).not.toContain('"text":"hung"');
+    // The request was told it will not be answered, rather than left with a stream that ends in nothing.
+    const body = await call;
+    expect(body).not.toContain('"text":"hung"');
+    expect(body).toContain('"id":2,"error":{"code":-32000,"message":"The server is shutting down');
   });
 
   it('refuses a foreign Host header with 403 (DNS rebinding)', async () => {

@@ -38,6 +38,12 @@ function canonicalKey(value: string | undefined, pattern: RegExp, example: strin
  */
 function notAResource(variable: string | undefined, template: 'ticket' | 'history' | 'project') {
   const key = uriKey(variable);
+  // `tickets://PROJECTS` is no ticket key, but the list in another case.
+  if (template === 'ticket' && key === 'PROJECTS') {
+    return new NotFound(`tickets://${named(variable ?? '')} is not a resource of this server`, {
+      hint: 'tickets://projects, in lower case, lists the projects',
+    });
+  }
   if (!key.includes('/')) return undefined;
   const given = variable ?? '';
   const [path, segments] =

@@ -436,6 +436,7 @@ describe('tickets://{key}', () => {
       ['tickets://SHIP-1%2Fcomments', 'A ticket has tickets://SHIP-1 '],
       ['tickets://Projects/SHIP', "tickets://projects/SHIP is the project's page"],
       ['tickets://SHIP-1//history', 'A ticket has tickets://SHIP-1 '],
+      ['tickets://PROJECTS', 'tickets://projects, in lower case, lists the projects'],
     ] as const) {
       const error = await expectRpcError(client.readResource({ uri }), RESOURCE_NOT_FOUND);
       expect(error.message, uri).toContain(says);

@@ -6,6 +6,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { bodyProblem, isObject, parseJson } from './messages.js';
@@ -98,16 +99,21 @@ function answerForTheSdk(transport: StreamableHTTPServerTransport, unanswered: S
       ? transport.send({ jsonrpc: '2.0', id, error: { code, message } }).catch(() => {})
       : Promise.resolve();
   return {
-    /** After the protocol server has connected: watch for cancellations of requests not yet answered. */
-    watchCancels() {
+    /**
+     * After the protocol server has connected: answer a cancelled request once the SDK has aborted it (in a
+     * later microtask; from then on it sends nothing for it). Only then: a cancel the SDK ignores (of id 0,
+     * or with a reason that is not a string) leaves the request running, and it answers it itself.
+     */
+    watchCancels(server: Server) {
       const dispatch = transport.onmessage;
       transport.onmessage = (message, extra) => {
-        dispatch?.(message, extra);
         const id = cancelledId(message);
-        // The SDK aborts the request in a later microtask, and from then on sends nothing for it: answer once
-        // that is done (an answer it sent first has left `unanswered`).
-        if (id !== undefined && unanswered.has(id))
-          setImmediate(() => void answer(id, REQUEST_CANCELLED, 'Request cancelled'));
+        const signal = id !== undefined && unanswered.has(id) ? handlerSignal(server, id) : undefined;
+        dispatch?.(message, extra);
+        if (id !== undefined && signal)
+          setImmediate(() => {
+            if (signal.aborted) void answer(id, REQUEST_CANCELLED, 'Request cancelled');
+          });
       };
     },
     /** Answer every request still running with a shutdown error. */
@@ -122,6 +128,18 @@ function answerForTheSdk(transport: StreamableHTTPServerTransport, unanswered: S
         ),
       ),
   };
+}
+
+/**
+ * The abort signal the SDK gave the handler of a request it is running, if it is running it. A field of the
+ * SDK's that is not public (as {@link transportHolds}); without it no cancelled request is answered, and a
+ * test fails.
+ */
+function handlerSignal(server: Server, id: string | number): AbortSignal | undefined {
+  const controllers = (server as unknown as { _requestHandlerAbortControllers?: unknown })
+    ._requestHandlerAbortControllers;
+  const controller = controllers instanceof Map ? controllers.get(id) : undefined;
+  return controller instanceof AbortController ? controller.signal : undefined;
 }
 
 /** The id of the request a `notifications/cancelled` message cancels, if it is one. */
@@ -340,8 +358,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     opening++;
     try {
       // Every request in a POST body (a message with a string method) was checked above (bodyProblem).
-      await runtime.connect(transport, { requestsChecked: true });
-      answers.watchCancels();
+      answers.watchCancels(await runtime.connect(transport, { requestsChecked: true }));
       await transport.handleRequest(req, res, body);
     } finally {
       if (pending) opening--;

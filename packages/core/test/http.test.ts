@@ -560,6 +560,38 @@ describe('Streamable HTTP', () => {
     expect((await post({ jsonrpc: '2.0', id: 8, method: 'tools/list' })).body).toContain('"tools"');
   });
 
+  it('answers no cancel the SDK ignores: the call it goes on running has its one answer', async () => {
+    const { definition, release } = gatedSample();
+    const { handle } = await serve({}, definition);
+    const headers = await sessionHeaders(handle.port);
+    const post = (message: object) => raw(handle.port, { headers, body: JSON.stringify(message) });
+    const call = (id: number, text: string) =>
+      post({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'slow_echo', arguments: { text, ms: 0 } },
+      });
+    const cancel = (params: object) => post({ jsonrpc: '2.0', method: 'notifications/cancelled', params });
+    // The SDK takes no cancel of id 0, nor one whose reason is not a text.
+    const zero = call(0, 'zero');
+    const five = call(5, 'five');
+    await logged('slow_echo started: zero');
+    await logged('slow_echo started: five');
+    expect((await cancel({ requestId: 0 })).status).toBe(202);
+    expect((await cancel({ requestId: 5, reason: 42 })).status).toBe(202);
+    // Another request in between: the cancels have been dispatched by the time it is answered.
+    expect((await post({ jsonrpc: '2.0', id: 8, method: 'tools/list' })).body).toContain('"tools"');
+    release();
+    for (const [answer, text] of [
+      [await zero, 'zero'],
+      [await five, 'five'],
+    ] as const) {
+      expect(answer.body).toContain(`"text":"${text}"`);
+      expect(answer.body).not.toContain('-32800');
+    }
+  });
+
   it('lets an SDK client that cancelled a call go on, and a shutdown not wait for that call', async () => {
     const { definition } = gatedSample();
     const { handle } = await serve({}, definition);

@@ -379,20 +379,51 @@ describe('tickets://{key}', () => {
     expect(text).toContain('- assignee: `<b>bo</b>`');
     expect(text).toContain('- labels: `[wip](http://evil.example)`, `` `x ``, ``a`b``');
     expect(await readText(client, 'tickets://projects/SHIP')).toContain('assignee `<b>bo</b>`');
+    // A backtick in a title is escaped: it would pair with the assignee's code span and let its text out.
+    await seedTicket(client, {
+      title: 'Parser drops the ` character',
+      priority: 'urgent',
+      assignee: '[click](http://evil.example)',
+    });
+    expect(await readText(client, 'tickets://projects/SHIP')).toContain(
+      '- SHIP-3 "Parser drops the \\` character" (backlog, assignee `[click](http://evil.example)`',
+    );
   });
 
-  it('writes bidi controls in names as escapes, so none turns the rest of a line around', async () => {
-    await seedTicket(client, {
-      title: 'Harmless \u202Eenod\u202C fix',
-      assignee: 'bo\u202E',
-      labels: ['ok\u2066'],
-    });
+  it('writes bidi controls in titles and older names as escapes, so none turns the rest of a line around', async () => {
+    await seedTicket(client, { title: 'Harmless \u202Eenod\u202C fix', priority: 'urgent' });
+    // Names and labels stored before they lost their bidi controls.
+    connected.database.db
+      .update(tickets)
+      .set({ assignee: 'bo\u202E', labels: '["ok\u2066"]' })
+      .where(eq(tickets.key, 'SHIP-1'))
+      .run();
     for (const uri of ['tickets://SHIP-1', 'tickets://projects/SHIP']) {
       const text = await readText(client, uri);
       expect(text, uri).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
       expect(text, uri).toContain('"Harmless \\u202eenod\\u202c fix"');
+      expect(text, uri).toContain('`bo\\u202e`');
     }
     expect(await readText(client, 'tickets://SHIP-1')).toContain('- labels: `ok\\u2066`');
+  });
+
+  it('stores names and labels without bidi controls, so what the page shows is what they are', async () => {
+    // The isolates some apps put around a pasted name, and marks: a name is what it looks like.
+    await seedTicket(client, {
+      title: 'Pasted',
+      assignee: '\u2068Ana\u2069',
+      labels: ['\u2068frontend\u2069', 'u\u200Fi'],
+    });
+    const text = await readText(client, 'tickets://SHIP-1');
+    expect(text).toContain('- assignee: `Ana`');
+    expect(text).toContain('- labels: `frontend`, `ui`');
+    // Found as typed, with or without them.
+    for (const label of ['frontend', '\u2068frontend\u2069']) {
+      expect((await callOk<{ total: number }>(client, 'search_tickets', { label })).total, label).toBe(1);
+    }
+    expect(
+      (await callOk<{ total: number }>(client, 'search_tickets', { assignee: '\u2068ana\u2069' })).total,
+    ).toBe(1);
   });
 
   it('answers -32002 for a missing ticket or anything that is not a key', async () => {

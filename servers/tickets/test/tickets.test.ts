@@ -751,9 +751,14 @@ describe('update_ticket', () => {
     const spaced = await seedTicket(client, { title: 'Spaced', assignee: '@ bob', reporter: ' @ bob ' });
     expect(await get(spaced.key, [])).toMatchObject({ assignee: 'bob', reporter: 'bob' });
     expect((await callOk<{ total: number }>(client, 'search_tickets', { assignee: 'bob' })).total).toBe(1);
-    // A lone @ names nobody.
+    // A lone @ names nobody; nor does a name still starting with one (stored, `@bob` would be bob, and
+    // `@me` the configured user, when copied back).
     const lone = await callError(client, 'update_ticket', { key, assignee: ' @ ' }, 'invalid_input');
     expect(lone.message).toContain('must name someone');
+    for (const assignee of ['@@bob', '@@me']) {
+      const doubled = await callError(client, 'update_ticket', { key, assignee }, 'invalid_input');
+      expect(doubled.message).toContain('a name does not start with @');
+    }
   });
 
   it('refuses a name whose composed form (NFC) has more than 100 characters', async () => {

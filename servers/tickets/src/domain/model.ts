@@ -35,7 +35,15 @@ export type ProjectRow = typeof projects.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
 
 /** A label as stored and searched: trimmed, lower-case, in Unicode's composed form (NFC). */
-export const normaliseLabel = (label: string) => label.trim().toLowerCase().normalize('NFC');
+/** Characters that reorder the text around them when shown (bidi overrides, embeddings, isolates, marks). */
+export const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
+/**
+ * A label as stored: lower case, composed (NFC), without bidi controls (the isolates some apps put around
+ * pasted text), so a label is what it looks like and is found as typed.
+ */
+export const normaliseLabel = (label: string) =>
+  label.replace(BIDI_CONTROLS, '').trim().toLowerCase().normalize('NFC');
 
 /** Labels as stored: each normalised, de-duplicated, sorted. */
 export function normaliseLabels(labels: readonly string[]): string[] {

@@ -1,6 +1,14 @@
 import { InvalidInput, MAX_NAME_CHARS, personName, z } from '@shipyard/core';
 import { MAX_COMMENT_CHARS } from '../domain/comments.js';
-import { chars, normaliseLabel, PRIORITIES, projectOfKey, TICKET_KEY, TYPES } from '../domain/model.js';
+import {
+  BIDI_CONTROLS,
+  chars,
+  normaliseLabel,
+  PRIORITIES,
+  projectOfKey,
+  TICKET_KEY,
+  TYPES,
+} from '../domain/model.js';
 
 // Output schemas name enum fields as plain strings: the input schemas already list the values, and
 // repeating them in every output would cost tokens in each tools/list.
@@ -133,15 +141,20 @@ export const fields = {
   description: markdown(50_000).describe('Details, markdown'),
   type: z.enum(TYPES).describe('bug, feature, task or chore'),
   priority: z.enum(PRIORITIES).describe('urgent, high, medium, low or none'),
-  // The name as stored (core's personName: `@ana` is ana). Empty, or `@` and nothing visible, is no name
-  // (no .min(1): see lineOfText), and the composed form may be longer than the name as typed.
+  // The name as stored (core's personName: `@ana` is ana), without bidi controls (the isolates some apps put
+  // around a pasted name), so it is what it looks like. Empty, or `@` and nothing visible, is no name (no
+  // .min(1): see lineOfText), nor is a name that still starts with `@` (stored, `@bob` would be bob when
+  // copied back); the composed form may be longer than the name as typed.
   person: z
     .string()
     .trim()
     .max(MAX_NAME_CHARS, { abort: true })
-    .transform(personName)
+    .transform((name) => personName(name.replace(BIDI_CONTROLS, '')))
     .refine(oneVisibleLine, ONE_VISIBLE_LINE)
-    .refine((name) => name !== '@', 'must name someone, not only @')
+    .refine(
+      (name) => !name.startsWith('@'),
+      'must name someone: one @ before a name is dropped (@ana is ana), a name does not start with @',
+    )
     .refine(...within(MAX_NAME_CHARS))
     .describe('Name, "me" or "none"'),
   labels: z

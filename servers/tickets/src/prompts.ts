@@ -162,8 +162,8 @@ export const releaseNotes = definePrompt<TicketsDeps>({
         'tickets. If `total` is over 100, draft from those 100 and tell me how many more there are.',
       `2. A ticket created before ${date} may have been finished before it and only edited since. For the ` +
         `first 20 of those, call \`get_ticket\` with include ["history"] and keep the ticket only if its status ` +
-        `became done on or after ${date}; if the entries shown have no change of status to done, it is unchecked. ` +
-        'Keep unchecked tickets out of the notes and list their keys after the draft.',
+        `became done on or after ${date}. The others, and any whose entries shown have no change of status to ` +
+        'done, are unchecked: keep them out of the notes and list their keys after the draft.',
       '3. Group the tickets by type: Features, Bug fixes, Tasks, Chores (skip empty groups). Write one line ' +
         'per ticket in plain words for the people who use the product, not the title verbatim, ending with ' +
         'its key in parentheses.',

@@ -22,7 +22,6 @@ describe('create_project', () => {
       key: 'SHIP',
       name: 'Shipyard',
       description: '',
-      tickets: 0,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
   });

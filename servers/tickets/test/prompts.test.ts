@@ -71,7 +71,7 @@ const cases = [
       'created before 2025-01-01',
       'the first 20',
       // What becomes of those it does not check, or cannot tell from the last 50 changes.
-      'it is unchecked',
+      'The others, and any whose entries shown have no change of status to done, are unchecked',
       'list their keys after the draft',
       'Features, Bug fixes',
     ],

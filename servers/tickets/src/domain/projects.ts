@@ -7,7 +7,6 @@ export interface Project {
   key: string;
   name: string;
   description: string;
-  tickets: number;
   created_at: string;
 }
 
@@ -15,7 +14,6 @@ const toProject = (row: ProjectRow): Project => ({
   key: row.key,
   name: row.name,
   description: row.description,
-  tickets: row.lastNumber,
   created_at: row.createdAt,
 });
 

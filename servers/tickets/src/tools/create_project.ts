@@ -23,7 +23,6 @@ export default defineTool({
     key: z.string(),
     name: z.string(),
     description: z.string(),
-    tickets: z.number().int().describe('Tickets created so far'),
     created_at: z.string(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

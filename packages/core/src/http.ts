@@ -100,20 +100,27 @@ function answerForTheSdk(transport: StreamableHTTPServerTransport, unanswered: S
       : Promise.resolve();
   return {
     /**
-     * After the protocol server has connected: answer a cancelled request once the SDK has aborted it (in a
-     * later microtask; from then on it sends nothing for it). Only then: a cancel the SDK ignores (of id 0,
-     * or with a reason that is not a string) leaves the request running, and it answers it itself.
+     * After the protocol server has connected: answer a request once the SDK has aborted its handler (a
+     * cancel; from then on the SDK sends nothing for it), whatever order the cancel and the request came
+     * in. A cancel the SDK does not act on (of id 0, or with a reason that is not a string) aborts nothing,
+     * and the request answers itself. The SDK keeps its handlers' abort controllers in a field that is not
+     * public (as {@link transportHolds} reads another); without it no cancelled request is answered, and a
+     * test fails.
      */
-    watchCancels(server: Server) {
-      const dispatch = transport.onmessage;
-      transport.onmessage = (message, extra) => {
-        const id = cancelledId(message);
-        const signal = id !== undefined && unanswered.has(id) ? handlerSignal(server, id) : undefined;
-        dispatch?.(message, extra);
-        if (id !== undefined && signal)
-          setImmediate(() => {
-            if (signal.aborted) void answer(id, REQUEST_CANCELLED, 'Request cancelled');
-          });
+    watchAborts(server: Server) {
+      const controllers = (server as unknown as { _requestHandlerAbortControllers?: unknown })
+        ._requestHandlerAbortControllers;
+      if (!(controllers instanceof Map)) return;
+      const set = controllers.set.bind(controllers);
+      controllers.set = (id: string | number, controller: AbortController) => {
+        controller.signal.addEventListener(
+          'abort',
+          // Outside the SDK's own handling of the cancel (an answer it sent before the abort has left
+          // `unanswered`, and after it, it sends none).
+          () => setImmediate(() => void answer(id, REQUEST_CANCELLED, 'Request cancelled')),
+          { once: true },
+        );
+        return set(id, controller);
       };
     },
     /** Answer every request still running with a shutdown error. */
@@ -128,25 +135,6 @@ function answerForTheSdk(transport: StreamableHTTPServerTransport, unanswered: S
         ),
       ),
   };
-}
-
-/**
- * The abort signal the SDK gave the handler of a request it is running, if it is running it. A field of the
- * SDK's that is not public (as {@link transportHolds}); without it no cancelled request is answered, and a
- * test fails.
- */
-function handlerSignal(server: Server, id: string | number): AbortSignal | undefined {
-  const controllers = (server as unknown as { _requestHandlerAbortControllers?: unknown })
-    ._requestHandlerAbortControllers;
-  const controller = controllers instanceof Map ? controllers.get(id) : undefined;
-  return controller instanceof AbortController ? controller.signal : undefined;
-}
-
-/** The id of the request a `notifications/cancelled` message cancels, if it is one. */
-function cancelledId(message: unknown): string | number | undefined {
-  if (!isObject(message) || message.method !== 'notifications/cancelled' || !isObject(message.params)) return;
-  const id = message.params.requestId;
-  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
 /**
@@ -358,7 +346,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     opening++;
     try {
       // Every request in a POST body (a message with a string method) was checked above (bodyProblem).
-      answers.watchCancels(await runtime.connect(transport, { requestsChecked: true }));
+      answers.watchAborts(await runtime.connect(transport, { requestsChecked: true }));
       await transport.handleRequest(req, res, body);
     } finally {
       if (pending) opening--;

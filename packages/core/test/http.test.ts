@@ -558,6 +558,18 @@ describe('Streamable HTTP', () => {
     // A cancel for a request already answered, or for none, changes nothing.
     expect((await post(cancel)).status).toBe(202);
     expect((await post({ jsonrpc: '2.0', id: 8, method: 'tools/list' })).body).toContain('"tools"');
+    // A batch whose cancel comes before its request: the SDK aborts the request as it starts.
+    const cancelFirst = await post([
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } },
+      {
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'slow_echo', arguments: { text: 'nine', ms: 0 } },
+      },
+    ]);
+    expect(cancelFirst.body).toContain('"error":{"code":-32800,"message":"Request cancelled"}');
+    expect((await post({ jsonrpc: '2.0', id: 9, method: 'tools/list' })).body).toContain('"tools"');
   });
 
   it('answers no cancel the SDK ignores: the call it goes on running has its one answer', async () => {

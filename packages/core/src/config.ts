@@ -64,12 +64,16 @@ function bool(value: string | undefined, name: string): boolean {
 /** The most characters of a person's name, as `--user` and the tools take one. */
 export const MAX_NAME_CHARS = 100;
 
+/** Characters that reorder the text around them when shown: bidi overrides, embeddings, isolates, marks. */
+export const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+
 /**
- * A person's name as written down: without the blanks around it, without the `@` of a mention (`@ ana` is
- * ana; a lone `@` stays), in Unicode's composed form (NFC), so José typed either way is one person.
+ * A person's name as written down: without bidi controls (the isolates some apps put around a pasted name),
+ * the blanks around it and the `@` of a mention (`@ ana` is ana; a lone `@` stays, as does a second one, for
+ * the caller to refuse), in Unicode's composed form (NFC), so José typed either way is one person.
  */
 export function personName(value: string): string {
-  const name = value.trim();
+  const name = value.replace(BIDI_CONTROLS, '').trim();
   return (name.length > 1 && name.startsWith('@') ? name.slice(1).trim() : name).normalize('NFC');
 }
 
@@ -87,6 +91,11 @@ function checkUser(user: string, source: string): void {
   const length = [...user].length;
   if (length > MAX_NAME_CHARS) {
     throw new UsageError(`${source} must have at most ${MAX_NAME_CHARS} characters, got ${length}`);
+  }
+  if (user.startsWith('@')) {
+    throw new UsageError(
+      `${source} must be a name: one @ before it is dropped (@ana is ana), and a name does not start with another, got "${named(user)}"`,
+    );
   }
   if (/^(me|none)$/i.test(user)) {
     throw new UsageError(

@@ -1,6 +1,7 @@
 export { z } from 'zod';
 export type { ServerConfig, TransportKind } from './config.js';
 export {
+  BIDI_CONTROLS,
   DEFAULT_HOST,
   DEFAULT_PORT,
   MAX_NAME_CHARS,

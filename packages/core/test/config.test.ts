@@ -287,6 +287,16 @@ describe('parseConfig', () => {
     expect(personName(' @ Jose\u0301 ')).toBe('Jos\u00e9');
     expect(personName('@@bob')).toBe('@bob');
     expect(personName(' @ ')).toBe('@');
+    // The isolates some apps put around a pasted name, and other bidi controls, are no part of it.
+    expect(personName('\u2068@ana\u2069')).toBe('ana');
+    expect(personName('an\u200Fa\u202E')).toBe('ana');
+  });
+
+  it('takes the user in the form the tools store a name: no bidi controls, no second @', () => {
+    expect(parseConfig(['--user', '\u2068ana\u2069'], {}).user).toBe('ana');
+    for (const user of ['@@bob', '@', ' @ ']) {
+      expect(usageError(['--user', user]).message).toContain('a name does not start with another');
+    }
   });
 
   it('takes the user as the tools take a name: a mention, length, visible, not "me" or "none"', () => {

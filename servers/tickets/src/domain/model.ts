@@ -1,4 +1,4 @@
-import { InvalidInput, NotFound, named, quoteText } from '@shipyard/core';
+import { BIDI_CONTROLS, InvalidInput, NotFound, named, quoteText } from '@shipyard/core';
 import type { ShipyardDatabase } from '@shipyard/db';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { history, projects, type schema, tickets } from '../db/schema.js';
@@ -35,9 +35,6 @@ export type ProjectRow = typeof projects.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
 
 /** A label as stored and searched: trimmed, lower-case, in Unicode's composed form (NFC). */
-/** Characters that reorder the text around them when shown (bidi overrides, embeddings, isolates, marks). */
-export const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
-
 /**
  * A label as stored: lower case, composed (NFC), without bidi controls (the isolates some apps put around
  * pasted text), so a label is what it looks like and is found as typed.

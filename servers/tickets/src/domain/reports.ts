@@ -1,11 +1,10 @@
-import { type Completion, InvalidInput, NotFound } from '@shipyard/core';
+import { BIDI_CONTROLS, type Completion, InvalidInput, NotFound } from '@shipyard/core';
 import { and, asc, count, countDistinct, desc, eq, gt, inArray, like, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { history, links, projects, tickets } from '../db/schema.js';
 import { fitComments, lastComments } from './comments.js';
 import { LINK_TYPES, type LinkType, linksOf } from './links.js';
 import {
-  BIDI_CONTROLS,
   chars,
   clip,
   getProjectRow,

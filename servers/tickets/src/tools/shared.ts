@@ -1,14 +1,6 @@
 import { InvalidInput, MAX_NAME_CHARS, personName, z } from '@shipyard/core';
 import { MAX_COMMENT_CHARS } from '../domain/comments.js';
-import {
-  BIDI_CONTROLS,
-  chars,
-  normaliseLabel,
-  PRIORITIES,
-  projectOfKey,
-  TICKET_KEY,
-  TYPES,
-} from '../domain/model.js';
+import { chars, normaliseLabel, PRIORITIES, projectOfKey, TICKET_KEY, TYPES } from '../domain/model.js';
 
 // Output schemas name enum fields as plain strings: the input schemas already list the values, and
 // repeating them in every output would cost tokens in each tools/list.
@@ -141,15 +133,15 @@ export const fields = {
   description: markdown(50_000).describe('Details, markdown'),
   type: z.enum(TYPES).describe('bug, feature, task or chore'),
   priority: z.enum(PRIORITIES).describe('urgent, high, medium, low or none'),
-  // The name as stored (core's personName: `@ana` is ana), without bidi controls (the isolates some apps put
-  // around a pasted name), so it is what it looks like. Empty, or `@` and nothing visible, is no name (no
-  // .min(1): see lineOfText), nor is a name that still starts with `@` (stored, `@bob` would be bob when
-  // copied back); the composed form may be longer than the name as typed.
+  // The name as stored (core's personName: `@ana` is ana; no bidi controls, so it is what it looks like).
+  // Empty, or `@` and nothing visible, is no name (no .min(1): see lineOfText), nor is a name that still
+  // starts with `@` (stored, `@bob` would be bob when copied back), as core refuses for --user; the composed
+  // form may be longer than the name as typed.
   person: z
     .string()
     .trim()
     .max(MAX_NAME_CHARS, { abort: true })
-    .transform((name) => personName(name.replace(BIDI_CONTROLS, '')))
+    .transform(personName)
     .refine(oneVisibleLine, ONE_VISIBLE_LINE)
     .refine(
       (name) => !name.startsWith('@'),

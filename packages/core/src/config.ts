@@ -64,7 +64,10 @@ function bool(value: string | undefined, name: string): boolean {
 /** The most characters of a person's name, as `--user` and the tools take one. */
 export const MAX_NAME_CHARS = 100;
 
-/** Characters that reorder the text around them when shown: bidi overrides, embeddings, isolates, marks. */
+/**
+ * Characters that reorder the text around them when shown: bidi overrides, embeddings, isolates, marks.
+ * Global, for `replace`: `test` on it would go on from where its last match left off.
+ */
 export const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 /**
@@ -147,7 +150,12 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
   // As the tools read a name: `@ada` is ada, and the same name typed with combining accents is one user.
   const given = values.user ?? fromEnv('SHIPYARD_USER');
   const user = given === undefined ? undefined : personName(given);
-  if (values.user !== undefined && !user) throw new UsageError('--user must name someone, got a blank value');
+  // A blank variable is unset (fromEnv), but one of bidi controls only is a value with no name in it.
+  if (given !== undefined && !user) {
+    throw new UsageError(
+      `${from('user', values.user, 'SHIPYARD_USER')} must name someone, got a blank value`,
+    );
+  }
   if (user) checkUser(user, from('user', values.user, 'SHIPYARD_USER'));
   // An empty or blank list, or host, given on purpose is refused rather than read as "no restriction"
   // (every tool, every interface).

@@ -297,6 +297,13 @@ describe('parseConfig', () => {
     for (const user of ['@@bob', '@', ' @ ']) {
       expect(usageError(['--user', user]).message).toContain('a name does not start with another');
     }
+    // Nothing but bidi controls names nobody, from the flag or the variable.
+    expect(usageError(['--user', '\u2068\u2069']).message).toBe(
+      '--user must name someone, got a blank value',
+    );
+    expect(() => parseConfig([], { SHIPYARD_USER: '\u2068 \u200E' })).toThrow(
+      'SHIPYARD_USER must name someone, got a blank value',
+    );
   });
 
   it('takes the user as the tools take a name: a mention, length, visible, not "me" or "none"', () => {

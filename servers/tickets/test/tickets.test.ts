@@ -616,20 +616,10 @@ describe('update_ticket', () => {
       parent: null,
     });
     // An empty date, or "none" for a parent, is refused, saying that null clears.
-    const blankDate = await callError(
-      client,
-      'update_ticket',
-      { key: 'SHIP-2', due_date: ' ' },
-      'invalid_input',
-    );
-    expect(blankDate.message).toContain('null clears it');
-    const noneParent = await callError(
-      client,
-      'update_ticket',
-      { key: 'SHIP-2', parent: 'none' },
-      'invalid_input',
-    );
-    expect(noneParent.hint).toContain('null clears it');
+    const refused = (args: Record<string, unknown>) =>
+      callError(client, 'update_ticket', { key: 'SHIP-2', ...args }, 'invalid_input');
+    expect((await refused({ due_date: ' ' })).message).toContain('null clears it');
+    expect((await refused({ parent: 'none' })).hint).toContain('null clears it');
   });
 
   it('clears the description and the labels with null', async () => {

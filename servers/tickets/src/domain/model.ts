@@ -34,10 +34,10 @@ export const priorityRank = (priority: Priority): number => PRIORITIES.indexOf(p
 export type ProjectRow = typeof projects.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
 
-/** A label as stored and searched: trimmed, lower-case, in Unicode's composed form (NFC). */
 /**
- * A label as stored: lower case, composed (NFC), without bidi controls (the isolates some apps put around
- * pasted text), so a label is what it looks like and is found as typed.
+ * A label as stored and searched: trimmed, lower case, in Unicode's composed form (NFC), without bidi
+ * controls (the isolates some apps put around pasted text), so a label is what it looks like and is found
+ * as typed.
  */
 export const normaliseLabel = (label: string) =>
   label.replace(BIDI_CONTROLS, '').trim().toLowerCase().normalize('NFC');

@@ -714,7 +714,26 @@ describe('pages', () => {
     expect(rest).not.toContain('SHIP-24');
   });
 
-  it('pages by relevance by position: a write between pages, which moves every bm25 score, loses nothing', async () => {
+  it('goes on after the last ticket shown by relevance too, while a triage moves the shown ones out', async () => {
+    const ask = { query: 'flaky test', status: ['backlog'], limit: 5 };
+    const first = await search(ask);
+    for (const { key } of first.items) await callOk(client, 'transition_ticket', { key, status: 'todo' });
+    const second = await search({ ...ask, cursor: first.next_cursor });
+    expect(second.total).toBe(18);
+    // By position, the five that moved up into the places of those shown would have been skipped.
+    expect(second.items.map((item) => item.key)).toEqual((await search(ask)).items.map((item) => item.key));
+    const seen = second.items.map((item) => item.key);
+    let cursor = second.next_cursor;
+    while (cursor) {
+      const page = await search({ ...ask, cursor });
+      seen.push(...page.items.map((item) => item.key));
+      cursor = page.next_cursor;
+    }
+    expect(new Set(seen).size).toBe(18);
+    expect(seen).toHaveLength(18);
+  });
+
+  it('pages by relevance after the last ticket shown: a write between pages, which moves every bm25 score, loses nothing', async () => {
     // 23 "flaky test" tickets tie on their words; a ticket without them changes the index's statistics.
     const first = await search({ query: 'flaky test', limit: 10 });
     await seedTicket(client, { title: 'Unrelated change to the index' });

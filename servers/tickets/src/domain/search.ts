@@ -71,6 +71,18 @@ const DENSE_HITS = 2_000;
  * Hits are tied to tickets by columns only: FTS5 ignores a rowid bound that is not an INTEGER, and
  * better-sqlite3 binds JavaScript numbers as REAL, so `tickets_fts.rowid = ?` with a number would match all.
  */
+/**
+ * Where a page of relevance results starts: after the last hit shown, by its (bm25 score, id). The score is
+ * the one that hit has now, if it still matches: a write between pages moves every score a little (bm25
+ * weighs each word by the whole index), and tickets of equal score move together, so the page goes on right
+ * after it. A hit that no longer matches (a ticket that left the results, as triage moves them) is placed by
+ * the score it had: the others kept theirs if no text changed.
+ */
+export interface RelevanceKey {
+  score: number;
+  id: number;
+}
+
 function textHits(
   match: string,
   filter: SQL | undefined,
@@ -81,6 +93,12 @@ function textHits(
   }: { seek?: string | undefined; scored?: boolean; collect?: boolean },
 ) {
   const ftsIds = sql`SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ${match}`;
+  /** Hits past `after` in relevance order, as a condition on a hit's score and id (a row value). */
+  const past = (score: SQL, id: SQL, after: RelevanceKey | undefined) =>
+    after
+      ? sql`(${score}, -${id}) > (coalesce((SELECT ${BM25} FROM tickets_fts WHERE tickets_fts MATCH ${match}
+              AND tickets_fts.rowid = CAST(${after.id} AS INTEGER)), ${after.score}), ${-after.id})`
+      : undefined;
   if ((filter && seek) || (!filter && collect)) {
     const check = filter
       ? sql` AND EXISTS (SELECT 1 FROM tickets INDEXED BY ${sql.raw(seek ?? '')}
@@ -90,7 +108,11 @@ function textHits(
       SELECT tickets_fts.rowid, ${scored ? BM25 : sql`NULL`} FROM tickets_fts WHERE tickets_fts MATCH ${match}${check}) `;
     return {
       withHits,
-      ranked: (page: SQL) => sql`(SELECT id, score FROM hits ORDER BY score, id DESC ${page}) AS ranked`,
+      ranked: (page: SQL, after?: RelevanceKey) => {
+        const start = past(sql`score`, sql`id`, after);
+        return sql`(SELECT id, score FROM hits${start ? sql` WHERE ${start}` : sql``}
+                    ORDER BY score, id DESC ${page}) AS ranked`;
+      },
       count: sql`${withHits}SELECT count(*) AS n FROM hits`,
       total: sql`(SELECT count(*) FROM hits)`,
       ids: sql`(SELECT id FROM hits)`,
@@ -100,10 +122,12 @@ function textHits(
     ? sql`WITH hits(id) AS MATERIALIZED (SELECT tickets.id FROM tickets WHERE ${filter} AND tickets.id IN (${ftsIds})) `
     : sql``;
   /** ids and bm25 scores of the best hits, best first (a subquery: `ranked.id`, `ranked.score`). */
-  const ranked = (page: SQL) =>
-    sql`(SELECT tickets_fts.rowid AS id, ${BM25} AS score FROM tickets_fts
-         WHERE tickets_fts MATCH ${match}${filter ? sql` AND +tickets_fts.rowid IN hits` : sql``}
+  const ranked = (page: SQL, after?: RelevanceKey) => {
+    const start = past(BM25, sql`tickets_fts.rowid`, after);
+    return sql`(SELECT tickets_fts.rowid AS id, ${BM25} AS score FROM tickets_fts
+         WHERE tickets_fts MATCH ${match}${filter ? sql` AND +tickets_fts.rowid IN hits` : sql``}${start ? sql` AND ${start}` : sql``}
          ORDER BY score, tickets_fts.rowid DESC ${page}) AS ranked`;
+  };
   const count = filter
     ? sql`${withHits}SELECT count(*) AS n FROM hits`
     : sql`SELECT count(*) AS n FROM tickets_fts WHERE tickets_fts MATCH ${match}`;
@@ -386,6 +410,8 @@ type Row = SummaryRow & {
   _id: number;
   _created: string;
   _rank: number;
+  /** The bm25 score, sorted by relevance. */
+  _score?: number;
   description?: string;
   description_truncated?: number;
   reporter?: string | null;
@@ -436,9 +462,8 @@ const ORDER: Record<Exclude<Sort, 'relevance'>, SQL> = {
  * Pages that start after a key, not at an offset, neither skip nor repeat the other tickets when some change
  * in between (a triage that moves tickets out of a listing page by page, say); a ticket whose own sort key
  * changes is met where it now sorts (again, if it moved past the cursor; not at all, if it moved before it
- * unseen). `created` never changes, so paging by it sees every ticket once. Relevance
- * has no such key: a bm25 score depends on every ticket's text, so any write moves all the scores, and a
- * score from the last page would not mark the same place. It pages by position.
+ * unseen). `created` never changes, so paging by it sees every ticket once. Relevance pages after a
+ * (score, id) key too, placed as {@link RelevanceKey} says.
  */
 const KEYSET: Record<
   Exclude<Sort, 'relevance'>,
@@ -469,8 +494,7 @@ const plus = (hide: boolean) => sql.raw(hide ? '+' : '');
 /** The cursor's sort key when it fits the sort (the cursor is bound to the query, so only a forged one fails). */
 function afterKey(sort: Sort, after: SortKey | undefined): SortKey | undefined {
   if (after === undefined) return undefined;
-  if (sort === 'relevance') throw badCursor();
-  const { types } = KEYSET[sort];
+  const types = sort === 'relevance' ? 'nn' : KEYSET[sort].types;
   const fits =
     after.length === types.length &&
     after.every((value, i) => typeof value === (types[i] === 'n' ? 'number' : 'string'));
@@ -568,8 +592,8 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const columns = [SUMMARY_COLUMNS, ...[...fields].map((field) => EXTRA_COLUMNS[field])];
   const select = sql.join(columns, sql`, `);
   const and = (conds: SQL[]) => sql.join(conds, sql` AND `);
-  // One row more than the page, to know whether another page follows. Without a key (relevance, or a
-  // cursor from before keyset paging) the page is at an offset.
+  // One row more than the page, to know whether another page follows. Without a key (a cursor from before
+  // keyset paging) the page is at an offset.
   const page = sql`LIMIT ${window.limit + 1} OFFSET ${after ? 0 : window.offset}`;
   const pageAfter = (hide: boolean, conds: SQL[] = []) =>
     after && keyset ? [...conds, keyset.after(after, hide)] : conds;
@@ -635,9 +659,10 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     });
     count = text.count;
     if (sort === 'relevance') {
+      const start = after && { score: after[0] as number, id: after[1] as number };
       rows = db.all<Row>(
-        sql`${text.withHits}SELECT ${select}, ${text.total} AS total
-            FROM ${text.ranked(page)} JOIN tickets ON tickets.id = ranked.id
+        sql`${text.withHits}SELECT ${select}, ranked.score AS _score, ${text.total} AS total
+            FROM ${text.ranked(page, start)} JOIN tickets ON tickets.id = ranked.id
             ORDER BY ranked.score, ranked.id DESC`,
       );
     } else {
@@ -671,7 +696,8 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   }
   const more = rows.length > items.length;
   const last = rows[items.length - 1];
-  return toPage(items, total, window, queryKey, { after: last && keyset?.key(last), more });
+  const key = last && (last._score === undefined ? keyset?.key(last) : [last._score, last._id]);
+  return toPage(items, total, window, queryKey, { after: key, more });
 }
 
 /**

@@ -75,7 +75,7 @@ describe('link_tickets', () => {
     expect((await link('SHIP-1', 'relates', 'SHIP-27')).links.relates?.[0]).toBe('SHIP-27');
   });
 
-  it('lists the links of each direction by key: project key, then number', async () => {
+  it('lists the links of each direction open first, then by key: project key, then number', async () => {
     await seedProject(client, 'ZED', 'Last by key, created first');
     await seedProject(client, 'ABC', 'First by key');
     await seedTicket(client, { project: 'ZED', title: 'Zed one' });
@@ -87,6 +87,16 @@ describe('link_tickets', () => {
       'SHIP-3',
       'SHIP-4',
       'ZED-1',
+    ]);
+     // Closed tickets after the open ones: past 20 a type, the ones still in the way are those shown.
+    await callOk(client, 'transition_ticket', { key: 'ABC-1', status: 'cancelled' });
+    await callOk(client, 'transition_ticket', { key: 'SHIP-3', status: 'cancelled' });
+    expect((await link('SHIP-1', 'relates', 'SHIP-3')).links.relates).toEqual([
+      'SHIP-2',
+      'SHIP-4',
+      'ZED-1',
+      'ABC-1',
+      'SHIP-3',
     ]);
   });
 

@@ -5,6 +5,7 @@ import {
   elide,
   getTicketRow,
   nowIso,
+  OPEN_STATUSES,
   recordHistory,
   type Status,
   type TicketRow,
@@ -273,7 +274,7 @@ export function unlinkTickets(
   );
 }
 
-/** Every link of one ticket, grouped by how it reads from this ticket, each group ordered by key. */
+/** Every link of one ticket, grouped by how it reads from this ticket, each group open first, then by key. */
 export function linksOf(db: Tx, ticketId: number): TicketLinks {
   const rows = db
     .select({
@@ -293,7 +294,13 @@ export function linksOf(db: Tx, ticketId: number): TicketLinks {
     )
     .innerJoin(projects, eq(projects.id, tickets.projectId))
     .where(or(eq(links.sourceId, ticketId), eq(links.targetId, ticketId)))
-    .orderBy(asc(projects.key), asc(tickets.number))
+    // Open tickets first, then by key: where a type has more links than are shown, the ones still in the way
+    // (a release's open blockers) are shown.
+    .orderBy(
+      sql`${inArray(tickets.status, [...OPEN_STATUSES])} DESC`,
+      asc(projects.key),
+      asc(tickets.number),
+    )
     .all();
   const grouped: TicketLinks = { blocks: [], blocked_by: [], duplicates: [], duplicated_by: [], relates: [] };
   for (const row of rows) {

@@ -88,7 +88,7 @@ describe('link_tickets', () => {
       'SHIP-4',
       'ZED-1',
     ]);
-     // Closed tickets after the open ones: past 20 a type, the ones still in the way are those shown.
+    // Closed tickets after the open ones: past 20 a type, the ones still in the way are those shown.
     await callOk(client, 'transition_ticket', { key: 'ABC-1', status: 'cancelled' });
     await callOk(client, 'transition_ticket', { key: 'SHIP-3', status: 'cancelled' });
     expect((await link('SHIP-1', 'relates', 'SHIP-3')).links.relates).toEqual([

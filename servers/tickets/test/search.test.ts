@@ -399,6 +399,35 @@ describe('filters', () => {
     setRow('SHIP-3', { status: 'done' });
   });
 
+  it('says which labels or names in use a filter that found nothing may have meant', async () => {
+    await seedTicket(client, { title: 'Copy review', labels: ['needs review'], assignee: 'Chloé' });
+    await seedTicket(client, { title: 'Code review', labels: ['needs-review'], assignee: 'chloé' });
+    await seedTicket(client, { title: 'Other review', labels: ['needs review'], assignee: 'Chloé' });
+    const label = await callOk<Page & { note?: string }>(client, 'search_tickets', { label: 'Needs_Review' });
+    expect(label.total).toBe(0);
+    expect(label.note).toBe(
+      'Found nothing: no ticket has the label "needs_review"; labels in use like it: "needs review" (2), "needs-review" (1)',
+    );
+    // NOCASE folds A-Z only: CHLOÉ is not Chloé, but looks like her.
+    const name = await callOk<Page & { note?: string }>(client, 'search_tickets', { assignee: 'CHLOÉ' });
+    expect(name.note).toBe(
+      'Found nothing: no ticket is assigned to "CHLOÉ"; names in use like it: "Chloé" (2), "chloé" (1)',
+    );
+    // A label or name in use that the other filters rule out, or nothing like it: nothing to suggest.
+    const ruledOut = await callOk<Page & { note?: string }>(client, 'search_tickets', {
+      label: 'needs review',
+      status: ['done'],
+    });
+    expect(ruledOut).toEqual({ items: [], next_cursor: null, total: 0 });
+    expect(
+      (await callOk<Page & { note?: string }>(client, 'search_tickets', { label: 'nothing' })).note,
+    ).toBeUndefined();
+    // Found something: no note.
+    expect(
+      (await callOk<Page & { note?: string }>(client, 'search_tickets', { label: 'ui' })).note,
+    ).toBeUndefined();
+  });
+
   it('by project, and an unknown project is not_found', async () => {
     expect((await keys({ project: 'WEB' })).sort()).toEqual(['WEB-1']);
     expect((await keys({ query: 'login', project: 'SHIP' })).sort()).toEqual(['SHIP-1', 'SHIP-2', 'SHIP-3']);

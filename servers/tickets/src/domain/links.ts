@@ -296,11 +296,7 @@ export function linksOf(db: Tx, ticketId: number): TicketLinks {
     .where(or(eq(links.sourceId, ticketId), eq(links.targetId, ticketId)))
     // Open tickets first, then by key: where a type has more links than are shown, the ones still in the way
     // (a release's open blockers) are shown.
-    .orderBy(
-      sql`${inArray(tickets.status, [...OPEN_STATUSES])} DESC`,
-      asc(projects.key),
-      asc(tickets.number),
-    )
+    .orderBy(sql`${inArray(tickets.status, [...OPEN_STATUSES])} DESC`, asc(projects.key), asc(tickets.number))
     .all();
   const grouped: TicketLinks = { blocks: [], blocked_by: [], duplicates: [], duplicated_by: [], relates: [] };
   for (const row of rows) {

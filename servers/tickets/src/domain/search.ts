@@ -9,7 +9,15 @@
  * Because the index holds stems, a prefix is sent as the words that reach every stem a word starting with it
  * may be stored as (`integrat*` finds integration, stored as `integr`): see prefix.ts.
  */
-import { badCursor, InvalidInput, type Page, pageWindow, type SortKey, toPage } from '@shipyard/core';
+import {
+  badCursor,
+  InvalidInput,
+  type Page,
+  pageWindow,
+  quoteText,
+  type SortKey,
+  toPage,
+} from '@shipyard/core';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   findTicketRow,
@@ -521,7 +529,7 @@ function sinceOf(value: string | undefined, name: string): string | undefined {
  * weighted), or a plain filtered listing when there are no words. Filters are indexed columns; the cursor
  * is bound to the words, filters and sort.
  */
-export function searchTickets(db: TicketsDb, options: SearchOptions): Page<SearchItem> {
+export function searchTickets(db: TicketsDb, options: SearchOptions): Page<SearchItem> & { note?: string } {
   // A query that is exactly the key of a ticket (SHIP-5, ship-5) asks for that ticket; as words (ship, 5) it
   // would match every ticket holding both. A key that names no ticket is searched as words, as before.
   const asKey = (options.query ?? '').trim().toUpperCase();
@@ -697,7 +705,54 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const more = rows.length > items.length;
   const last = rows[items.length - 1];
   const key = last && (last._score === undefined ? keyset?.key(last) : [last._score, last._id]);
-  return toPage(items, total, window, queryKey, { after: key, more });
+  const found = toPage(items, total, window, queryKey, { after: key, more });
+  const note =
+    total === 0 && !window.after && window.offset === 0 ? nearMisses(db, label, options.assignee) : undefined;
+  return note ? Object.assign(found, { note }) : found;
+}
+
+/** Letters and digits only, in lower case, without accents: how two spellings of one label or name compare. */
+const folded = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]/gu, '')
+    .toLowerCase();
+
+/** Lower case in A-Z only, as SQLite's NOCASE compares names. */
+const nocase = (text: string) => text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
+
+/**
+ * For a search that found nothing, the labels or names in use that a label or assignee filter may have meant:
+ * spelt otherwise (`needs_review` for `needs review`, `CHLOÉ` for `Chloé`), when the one given is in use
+ * nowhere. Undefined when there is none.
+ */
+function nearMisses(db: TicketsDb, label: string | undefined, assignee: string | null | undefined) {
+  const like = (rows: { value: string; n: number }[], wanted: string, same: (value: string) => boolean) =>
+    rows.some((row) => same(row.value)) || !folded(wanted)
+      ? []
+      : rows
+          .filter((row) => folded(row.value) === folded(wanted))
+          .sort((a, b) => b.n - a.n)
+          .slice(0, 5)
+          .map((row) => `${quoteText(row.value)} (${row.n})`);
+  const notes: string[] = [];
+  if (label) {
+    const rows = db.all<{ value: string; n: number }>(
+      sql`SELECT j.value AS value, count(*) AS n FROM tickets, json_each(tickets.labels) AS j GROUP BY j.value`,
+    );
+    const near = like(rows, label, (value) => value === label);
+    if (near.length)
+      notes.push(`no ticket has the label ${quoteText(label)}; labels in use like it: ${near.join(', ')}`);
+  }
+  if (assignee) {
+    const rows = db.all<{ value: string; n: number }>(
+      sql`SELECT assignee AS value, count(*) AS n FROM tickets WHERE assignee IS NOT NULL GROUP BY assignee`,
+    );
+    const near = like(rows, assignee, (value) => nocase(value) === nocase(assignee));
+    if (near.length)
+      notes.push(`no ticket is assigned to ${quoteText(assignee)}; names in use like it: ${near.join(', ')}`);
+  }
+  return notes.length ? `Found nothing: ${notes.join('; ')}` : undefined;
 }
 
 /**

@@ -46,6 +46,7 @@ export default defineTool({
       TicketSummarySchema.extend({ type: z.string(), status: z.string(), priority: z.string() }).loose(),
     ),
     ...paginationOutput,
+    note: z.string().optional(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {

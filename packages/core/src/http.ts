@@ -78,6 +78,8 @@ interface SessionEntry {
 /** Error codes of the answers core gives for the SDK (see {@link answerForTheSdk}). */
 const REQUEST_CANCELLED = -32800;
 const SHUTTING_DOWN = -32000;
+/** How long a closing server goes on listening once no request is in flight (see close). */
+const ACCEPT_GRACE_MS = 100;
 
 /**
  * Keep `unanswered` as the transport answers, and answer for the SDK where it never will:
@@ -369,7 +371,13 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
   // Requests in flight, GET streams aside (they last as long as the session): close() lets them finish.
   let inflight = 0;
   let drained = () => {};
+  /** Set when close() begins: a request that comes after is told the server is going, on its own connection. */
+  let closing = false;
   const server: NodeHttpServer = createServer((req, res) => {
+    if (closing) {
+      res.setHeader('Connection', 'close');
+      return rpcError(res, 503, SHUTTING_DOWN, 'The server is shutting down; retry once it is back');
+    }
     if (req.method !== 'GET') {
       inflight++;
       res.once('close', () => {
@@ -414,9 +422,11 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     sessions: () => sessions.size,
     async close({ drainMs = 10_000 } = {}) {
       clearInterval(sweep);
-      // New connections are refused and idle ones closed; one still sending a request or waiting for its
-      // answer stays until it is done, or until drainMs.
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A request still arriving or waiting for its answer stays until it is done, or until drainMs. The
+      // server listens meanwhile and answers any new request 503 (-32000): closing the listening socket at
+      // once would reset the connections still waiting to be accepted, and a client could not tell whether
+      // the request it had sent on one was done.
+      closing = true;
       /** Until no request is in flight, or `ms` have passed. */
       const settle = (ms: number) =>
         inflight === 0
@@ -428,13 +438,21 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
                 resolve();
               };
             });
+      const deadline = Date.now() + drainMs;
       await settle(drainMs);
+      // Connections the kernel had queued are accepted as the loop turns, and their requests read a turn
+      // later: a moment for those to come in and be answered, before the listener and connections close.
+      if (inflight === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(ACCEPT_GRACE_MS, deadline - Date.now())));
+        await settle(Math.max(0, deadline - Date.now()));
+      }
       if (inflight > 0) {
         // The calls still running get an error instead of a stream that ends with no answer, which a client
         // would wait on until its own timeout; a moment for those answers to leave.
         await Promise.allSettled([...sessions.values()].map((entry) => entry.shuttingDown()));
         await settle(500);
       }
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       await Promise.allSettled([...sessions.values()].map((entry) => entry.transport.close()));
       sessions.clear();
       server.closeAllConnections();

@@ -702,6 +702,37 @@ describe('Streamable HTTP', () => {
     await expect(fetch(`http://127.0.0.1:${handle.port}/healthz`)).rejects.toThrow();
   });
 
+  it('answers a request that comes while it drains 503 (-32000), on a connection it then closes', async () => {
+    const { definition, release } = gatedSample();
+    const { handle } = await serve({}, definition);
+    const headers = await sessionHeaders(handle.port);
+    const call = raw(handle.port, {
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'slow_echo', arguments: { text: 'draining', ms: 0 } },
+      }),
+    });
+    await logged('slow_echo started: draining');
+    const closing = handle.close({ drainMs: 10_000 });
+    handles.splice(handles.indexOf(handle), 1);
+    // Still listening: a new request is told, rather than its connection reset unanswered.
+    const late = await raw(handle.port, {
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+    });
+    expect(late.status).toBe(503);
+    expect(late.headers.connection).toBe('close');
+    expect(JSON.parse(late.body)).toMatchObject({
+      error: { code: -32000, message: expect.stringContaining('shutting down') },
+    });
+    release();
+    expect((await call).body).toContain('"text":"draining"');
+    await closing;
+  });
+
   it('gives up waiting for a hung request after drainMs: close resolves before the call would answer', async () => {
     // A server-side signal for the end of the call: its handler returning.
     const { definition, returned } = trackSlowEcho(createSample());

@@ -762,6 +762,24 @@ describe('pages', () => {
     expect(seen).toHaveLength(18);
   });
 
+  it('places the next relevance page by the words alone when the status and priority are in the match', async () => {
+    // Enough hits that the status and priority go into the match as its facet words (FACET_MIN_HITS_PER_WORD).
+    for (let i = 1; i <= 60; i++) {
+      await seedTicket(client, { title: `Flaky login suite ${i}`, priority: 'high' });
+      await seedTicket(client, { title: `Other work ${i}`, priority: 'high' });
+    }
+    const ask = { query: 'login', status: ['backlog'], priority: ['high'], limit: 5 };
+    const first = await search(ask);
+    expect(first.total).toBe(60);
+    for (const { key } of first.items) await callOk(client, 'transition_ticket', { key, status: 'todo' });
+    // A write between the pages moves every score: the last one shown, out of the results now, still places
+    // the page by the score its words have now.
+    await seedTicket(client, { title: 'Unrelated: update the README' });
+    const second = await search({ ...ask, cursor: first.next_cursor });
+    expect(second.total).toBe(55);
+    expect(second.items.map((item) => item.key)).toEqual((await search(ask)).items.map((item) => item.key));
+  });
+
   it('pages by relevance after the last ticket shown: a write between pages, which moves every bm25 score, loses nothing', async () => {
     // 23 "flaky test" tickets tie on their words; a ticket without them changes the index's statistics.
     const first = await search({ query: 'flaky test', limit: 10 });

@@ -65,6 +65,18 @@ const BM25 = sql.raw('bm25(tickets_fts, 1000.0, 1.0, 0.0)');
 const DENSE_HITS = 2_000;
 
 /**
+ * Where a page of relevance results starts: after the last hit shown, by its (bm25 score, id). The score is
+ * the one that hit has now, if its words still match (whatever the filters now say of it: triage moves
+ * tickets out of the results): a write between pages moves every score a little (bm25 weighs each word by
+ * the whole index), and tickets of equal score move together, so the page goes on right after it. A hit
+ * whose words no longer match is placed by the score it had: the others kept theirs if no text changed.
+ */
+export interface RelevanceKey {
+  score: number;
+  id: number;
+}
+
+/**
  * SQL pieces for "rows matching `match` and `filter`" that never join every FTS hit to its (wide) tickets
  * row, which is what makes a naive join slow at 100,000 tickets (measured in tooling/bench/tickets-search.js).
  * The ids that pass both are collected once into `hits`, reused by the page and the count, and only the rows
@@ -79,18 +91,6 @@ const DENSE_HITS = 2_000;
  * Hits are tied to tickets by columns only: FTS5 ignores a rowid bound that is not an INTEGER, and
  * better-sqlite3 binds JavaScript numbers as REAL, so `tickets_fts.rowid = ?` with a number would match all.
  */
-/**
- * Where a page of relevance results starts: after the last hit shown, by its (bm25 score, id). The score is
- * the one that hit has now, if it still matches: a write between pages moves every score a little (bm25
- * weighs each word by the whole index), and tickets of equal score move together, so the page goes on right
- * after it. A hit that no longer matches (a ticket that left the results, as triage moves them) is placed by
- * the score it had: the others kept theirs if no text changed.
- */
-export interface RelevanceKey {
-  score: number;
-  id: number;
-}
-
 function textHits(
   match: string,
   filter: SQL | undefined,
@@ -98,13 +98,20 @@ function textHits(
     seek,
     scored = true,
     collect = false,
-  }: { seek?: string | undefined; scored?: boolean; collect?: boolean },
+    words = match,
+  }: {
+    seek?: string | undefined;
+    scored?: boolean;
+    collect?: boolean;
+    /** The match of the words alone (no facet words), which places a relevance page (RelevanceKey). */
+    words?: string;
+  },
 ) {
   const ftsIds = sql`SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ${match}`;
   /** Hits past `after` in relevance order, as a condition on a hit's score and id (a row value). */
   const past = (score: SQL, id: SQL, after: RelevanceKey | undefined) =>
     after
-      ? sql`(${score}, -${id}) > (coalesce((SELECT ${BM25} FROM tickets_fts WHERE tickets_fts MATCH ${match}
+      ? sql`(${score}, -${id}) > (coalesce((SELECT ${BM25} FROM tickets_fts WHERE tickets_fts MATCH ${words}
               AND tickets_fts.rowid = CAST(${after.id} AS INTEGER)), ${after.score}), ${-after.id})`
       : undefined;
   if ((filter && seek) || (!filter && collect)) {
@@ -664,6 +671,8 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
       seek: seekIndex(checked),
       scored: sort === 'relevance',
       collect: facets !== undefined,
+      // The facet words weigh nothing in bm25: the words alone give the same score.
+      words: match,
     });
     count = text.count;
     if (sort === 'relevance') {
@@ -718,37 +727,50 @@ const folded = (text: string) =>
     .replace(/[^\p{L}\p{N}]/gu, '')
     .toLowerCase();
 
-/** Lower case in A-Z only, as SQLite's NOCASE compares names. */
-const nocase = (text: string) => text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
-
 /**
  * For a search that found nothing, the labels or names in use that a label or assignee filter may have meant:
  * spelt otherwise (`needs_review` for `needs review`, `CHLOÉ` for `Chloé`), when the one given is in use
  * nowhere. Undefined when there is none.
  */
 function nearMisses(db: TicketsDb, label: string | undefined, assignee: string | null | undefined) {
-  const like = (rows: { value: string; n: number }[], wanted: string, same: (value: string) => boolean) =>
-    rows.some((row) => same(row.value)) || !folded(wanted)
-      ? []
-      : rows
-          .filter((row) => folded(row.value) === folded(wanted))
-          .sort((a, b) => b.n - a.n)
-          .slice(0, 5)
-          .map((row) => `${quoteText(row.value)} (${row.n})`);
+  type Use = { value: string; n: number };
+  /** Those of `rows` spelt like `wanted`, most used first, as a note lists them. */
+  const like = (rows: Use[], wanted: string) =>
+    rows
+      .filter((row) => folded(row.value) === folded(wanted))
+      .sort((a, b) => b.n - a.n)
+      .slice(0, 5)
+      .map((row) => `${quoteText(row.value)} (${row.n})`);
   const notes: string[] = [];
-  if (label) {
-    const rows = db.all<{ value: string; n: number }>(
-      sql`SELECT j.value AS value, count(*) AS n FROM tickets, json_each(tickets.labels) AS j GROUP BY j.value`,
+  // Whether the value is in use is asked first, of an index where there is one: a value in use that the
+  // other filters ruled out gets no note, and costs no scan of every ticket.
+  if (label && folded(label)) {
+    const used = db.get(
+      sql`SELECT 1 AS used FROM tickets, json_each(tickets.labels) AS j WHERE j.value = ${label} LIMIT 1`,
     );
-    const near = like(rows, label, (value) => value === label);
+    const near = used
+      ? []
+      : like(
+          db.all<Use>(
+            sql`SELECT j.value AS value, count(*) AS n FROM tickets, json_each(tickets.labels) AS j GROUP BY j.value`,
+          ),
+          label,
+        );
     if (near.length)
       notes.push(`no ticket has the label ${quoteText(label)}; labels in use like it: ${near.join(', ')}`);
   }
-  if (assignee) {
-    const rows = db.all<{ value: string; n: number }>(
-      sql`SELECT assignee AS value, count(*) AS n FROM tickets WHERE assignee IS NOT NULL GROUP BY assignee`,
+  if (assignee && folded(assignee)) {
+    const used = db.get(
+      sql`SELECT 1 AS used FROM tickets WHERE assignee = ${assignee} COLLATE NOCASE LIMIT 1`,
     );
-    const near = like(rows, assignee, (value) => nocase(value) === nocase(assignee));
+    const near = used
+      ? []
+      : like(
+          db.all<Use>(
+            sql`SELECT assignee AS value, count(*) AS n FROM tickets WHERE assignee IS NOT NULL GROUP BY assignee`,
+          ),
+          assignee,
+        );
     if (near.length)
       notes.push(`no ticket is assigned to ${quoteText(assignee)}; names in use like it: ${near.join(', ')}`);
   }

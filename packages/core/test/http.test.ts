@@ -67,6 +67,14 @@ const initializeBody = (id = 1) => ({
   },
 });
 
+/** A tools/call of the sample's slow_echo, as a raw JSON-RPC request. */
+const slowEcho = (id: number | string, text: string, ms = 0) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'slow_echo', arguments: { text, ms } },
+});
+
 const MCP_HEADERS = {
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
@@ -540,12 +548,7 @@ describe('Streamable HTTP', () => {
     const { handle } = await serve({}, definition);
     const headers = await sessionHeaders(handle.port);
     const post = (message: object) => raw(handle.port, { headers, body: JSON.stringify(message) });
-    const call = post({
-      jsonrpc: '2.0',
-      id: 7,
-      method: 'tools/call',
-      params: { name: 'slow_echo', arguments: { text: 'cancelled', ms: 0 } },
-    });
+    const call = post(slowEcho(7, 'cancelled'));
     await logged('slow_echo started: cancelled');
     const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } };
     expect((await post(cancel)).status).toBe(202);
@@ -561,12 +564,7 @@ describe('Streamable HTTP', () => {
     // A batch whose cancel comes before its request: the SDK aborts the request as it starts.
     const cancelFirst = await post([
       { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } },
-      {
-        jsonrpc: '2.0',
-        id: 9,
-        method: 'tools/call',
-        params: { name: 'slow_echo', arguments: { text: 'nine', ms: 0 } },
-      },
+      slowEcho(9, 'nine'),
     ]);
     expect(cancelFirst.body).toContain('"error":{"code":-32800,"message":"Request cancelled"}');
     expect((await post({ jsonrpc: '2.0', id: 9, method: 'tools/list' })).body).toContain('"tools"');
@@ -577,13 +575,7 @@ describe('Streamable HTTP', () => {
     const { handle } = await serve({}, definition);
     const headers = await sessionHeaders(handle.port);
     const post = (message: object) => raw(handle.port, { headers, body: JSON.stringify(message) });
-    const call = (id: number, text: string) =>
-      post({
-        jsonrpc: '2.0',
-        id,
-        method: 'tools/call',
-        params: { name: 'slow_echo', arguments: { text, ms: 0 } },
-      });
+    const call = (id: number, text: string) => post(slowEcho(id, text));
     const cancel = (params: object) => post({ jsonrpc: '2.0', method: 'notifications/cancelled', params });
     // The SDK takes no cancel of id 0, nor one whose reason is not a text.
     const zero = call(0, 'zero');
@@ -706,15 +698,7 @@ describe('Streamable HTTP', () => {
     const { definition, release } = gatedSample();
     const { handle } = await serve({}, definition);
     const headers = await sessionHeaders(handle.port);
-    const call = raw(handle.port, {
-      headers,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 2,
-        method: 'tools/call',
-        params: { name: 'slow_echo', arguments: { text: 'draining', ms: 0 } },
-      }),
-    });
+    const call = raw(handle.port, { headers, body: JSON.stringify(slowEcho(2, 'draining')) });
     await logged('slow_echo started: draining');
     const closing = handle.close({ drainMs: 10_000 });
     handles.splice(handles.indexOf(handle), 1);

@@ -733,44 +733,35 @@ const folded = (text: string) =>
  * nowhere. Undefined when there is none.
  */
 function nearMisses(db: TicketsDb, label: string | undefined, assignee: string | null | undefined) {
-  type Use = { value: string; n: number };
-  /** Those of `rows` spelt like `wanted`, most used first, as a note lists them. */
-  const like = (rows: Use[], wanted: string) =>
-    rows
-      .filter((row) => folded(row.value) === folded(wanted))
-      .sort((a, b) => b.n - a.n)
-      .slice(0, 5)
-      .map((row) => `${quoteText(row.value)} (${row.n})`);
-  const notes: string[] = [];
-  // Whether the value is in use is asked first, of an index where there is one: a value in use that the
-  // other filters ruled out gets no note, and costs no scan of every ticket.
-  if (label && folded(label)) {
-    const used = db.get(
-      sql`SELECT 1 AS used FROM tickets, json_each(tickets.labels) AS j WHERE j.value = ${label} LIMIT 1`,
-    );
-    const near = used
+  /**
+   * The values in use spelt like `wanted`, most used first, as a note lists them; none when it is in use
+   * itself (ruled out by the other filters), which `used` asks first, of an index where there is one.
+   */
+  const lookalikes = (wanted: string, used: SQL, all: SQL) =>
+    !folded(wanted) || db.get(used)
       ? []
-      : like(
-          db.all<Use>(
-            sql`SELECT j.value AS value, count(*) AS n FROM tickets, json_each(tickets.labels) AS j GROUP BY j.value`,
-          ),
-          label,
-        );
+      : db
+          .all<{ value: string; n: number }>(all)
+          .filter((row) => folded(row.value) === folded(wanted))
+          .sort((a, b) => b.n - a.n)
+          .slice(0, 5)
+          .map((row) => `${quoteText(row.value)} (${row.n})`);
+  const notes: string[] = [];
+  if (label) {
+    const near = lookalikes(
+      label,
+      sql`SELECT 1 FROM tickets, json_each(tickets.labels) AS j WHERE j.value = ${label} LIMIT 1`,
+      sql`SELECT j.value AS value, count(*) AS n FROM tickets, json_each(tickets.labels) AS j GROUP BY j.value`,
+    );
     if (near.length)
       notes.push(`no ticket has the label ${quoteText(label)}; labels in use like it: ${near.join(', ')}`);
   }
-  if (assignee && folded(assignee)) {
-    const used = db.get(
-      sql`SELECT 1 AS used FROM tickets WHERE assignee = ${assignee} COLLATE NOCASE LIMIT 1`,
+  if (assignee) {
+    const near = lookalikes(
+      assignee,
+      sql`SELECT 1 FROM tickets WHERE assignee = ${assignee} COLLATE NOCASE LIMIT 1`,
+      sql`SELECT assignee AS value, count(*) AS n FROM tickets WHERE assignee IS NOT NULL GROUP BY assignee`,
     );
-    const near = used
-      ? []
-      : like(
-          db.all<Use>(
-            sql`SELECT assignee AS value, count(*) AS n FROM tickets WHERE assignee IS NOT NULL GROUP BY assignee`,
-          ),
-          assignee,
-        );
     if (near.length)
       notes.push(`no ticket is assigned to ${quoteText(assignee)}; names in use like it: ${near.join(', ')}`);
   }

@@ -737,15 +737,17 @@ function nearMisses(db: TicketsDb, label: string | undefined, assignee: string |
    * The values in use spelt like `wanted`, most used first, as a note lists them; none when it is in use
    * itself (ruled out by the other filters), which `used` asks first, of an index where there is one.
    */
-  const lookalikes = (wanted: string, used: SQL, all: SQL) =>
-    !folded(wanted) || db.get(used)
+  const lookalikes = (wanted: string, used: SQL, all: SQL) => {
+    const key = folded(wanted);
+    return !key || db.get(used)
       ? []
       : db
           .all<{ value: string; n: number }>(all)
-          .filter((row) => folded(row.value) === folded(wanted))
+          .filter((row) => folded(row.value) === key)
           .sort((a, b) => b.n - a.n)
           .slice(0, 5)
           .map((row) => `${quoteText(row.value)} (${row.n})`);
+  };
   const notes: string[] = [];
   if (label) {
     const near = lookalikes(

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { openTicketsDatabase } from '../src/db/open.js';
+import { indexNewTickets } from '../src/domain/indexing.js';
 import type { Priority, Status } from '../src/domain/model.js';
-import { facetMatch } from '../src/domain/search.js';
+import { facetMatch, searchTickets } from '../src/domain/search.js';
 import { migrations } from './helpers.js';
 
 const dirs: string[] = [];
@@ -57,13 +58,14 @@ it('rebuilds the search index of an existing file with bidi isolates as separato
   try {
     expect(found(after.sqlite, 'ana')).toEqual([1]);
     expect(found(after.sqlite, 'crash')).toEqual([2]);
-    // The triggers are back: a new ticket is indexed, with the new separators.
+    // The triggers are back: a new ticket is indexed (once a search comes), with the new separators.
     after.sqlite
       .prepare(
         `INSERT INTO tickets (project_id, number, key, title, description, type, created_at, updated_at)
          VALUES (1, 3, 'SHIP-3', 'For \u2066Bo\u2069', '', 'task', ?, ?)`,
       )
       .run(at, at);
+    indexNewTickets(after.db);
     expect(found(after.sqlite, 'bo')).toEqual([3]);
   } finally {
     after.close();
@@ -105,6 +107,41 @@ it('adds each ticket status and priority to the search index of an existing file
     expect(found('in_progress', 'high')).toEqual([]);
     expect(found('done', 'high')).toEqual([1]);
     expect(found('todo', 'low')).toEqual([2]);
+  } finally {
+    after.close();
+  }
+});
+
+it('keeps the indexed tickets of an existing file when new tickets start to wait for the index', () => {
+  const { data, before } = olderFile(4);
+  const ticket = before.sqlite.prepare(
+    `INSERT INTO tickets (project_id, number, key, title, description, type, created_at, updated_at)
+     VALUES (1, ?, ?, ?, '', 'task', ?, ?)`,
+  );
+  ticket.run(1, 'SHIP-1', 'Crash on save', at, at);
+  ticket.run(2, 'SHIP-2', 'Crash on load', at, at);
+  before.close();
+
+  const after = openTicketsDatabase(data, migrations);
+  try {
+    const waiting = after.sqlite
+      .prepare('SELECT id FROM tickets WHERE id > (SELECT upto FROM tickets_indexed) ORDER BY id')
+      .pluck();
+    const keys = (query: string) => searchTickets(after.db, { query }).items.map((item) => item.key);
+    expect(waiting.all()).toEqual([]);
+    // An indexed ticket's edit goes to the index at once; a new ticket waits for the next search.
+    after.sqlite.prepare("UPDATE tickets SET title = 'Crash on open' WHERE id = 2").run();
+    after.sqlite
+      .prepare(
+        `INSERT INTO tickets (project_id, number, key, title, description, type, created_at, updated_at)
+         VALUES (1, 3, 'SHIP-3', 'Crash on exit', '', 'task', ?, ?)`,
+      )
+      .run(at, at);
+    expect(waiting.all()).toEqual([3]);
+    expect(keys('crash')).toEqual(['SHIP-3', 'SHIP-2', 'SHIP-1']);
+    expect(keys('load')).toEqual([]);
+    expect(waiting.all()).toEqual([]);
+    after.sqlite.prepare("INSERT INTO tickets_fts (tickets_fts, rank) VALUES ('integrity-check', 1)").run();
   } finally {
     after.close();
   }

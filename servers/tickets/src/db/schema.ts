@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnySQLiteColumn,
+  check,
   index,
   integer,
   real,
@@ -24,9 +25,9 @@ export const projects = sqliteTable('projects', {
 
 /**
  * Tickets. The migrations add what drizzle does not model: the full-text index `tickets_fts` and its
- * triggers (drizzle/0001_fts.sql, 0003, 0004), and the virtual generated column `facet` (0004), the status and
- * priority word that index reads. A migration that rebuilds this table must add `facet` back, or search and
- * the triggers fail (the search tests run every migration).
+ * triggers (drizzle/0001_fts.sql, 0003, 0004, 0005), and the virtual generated column `facet` (0004), the
+ * status and priority word that index reads. A migration that rebuilds this table must add `facet` back, or
+ * search and the triggers fail (the search tests run every migration).
  */
 export const tickets = sqliteTable(
   'tickets',
@@ -130,4 +131,19 @@ export const history = sqliteTable(
   (t) => [index('history_ticket_idx').on(t.ticketId, t.id)],
 );
 
-export const schema = { projects, tickets, comments, links, history };
+/**
+ * How far the full-text index `tickets_fts` goes: it holds the tickets whose id is at most `upto` (one row).
+ * A new ticket is not indexed in its own transaction; the tickets past `upto` are indexed in one batch before
+ * a search reads the index, or by the create 256 ids past it (src/domain/indexing.ts; 0005_fts_batches.sql
+ * says why).
+ */
+export const ticketsIndexed = sqliteTable(
+  'tickets_indexed',
+  {
+    id: integer('id').primaryKey(),
+    upto: integer('upto').notNull(),
+  },
+  (t) => [check('tickets_indexed_one_row', sql`${t.id} = 1`)],
+);
+
+export const schema = { projects, tickets, comments, links, history, ticketsIndexed };

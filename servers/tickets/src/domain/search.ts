@@ -19,6 +19,7 @@ import {
   toPage,
 } from '@shipyard/core';
 import { type SQL, sql } from 'drizzle-orm';
+import { indexNewTickets } from './indexing.js';
 import {
   findTicketRow,
   getProjectRow,
@@ -543,6 +544,8 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const keyed = TICKET_KEY.test(asKey) ? findTicketRow(db, asKey) : undefined;
   const tokens = keyed ? [] : queryTokens(db, options.query ?? '');
   const match = ftsAllOf(db, tokens);
+  // The index holds every ticket created before this search, in any process.
+  if (match) indexNewTickets(db);
   const sort: Sort =
     options.sort === 'relevance' && !match ? 'updated' : (options.sort ?? (match ? 'relevance' : 'updated'));
 
@@ -931,6 +934,7 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
   const descriptionWords = topWords(descriptionText, new Set(titleWords), MAX_DESCRIPTION_WORDS);
   const titleMatch = ftsAnyOf(titleWords);
   if (!titleMatch) return { items: [] };
+  indexNewTickets(db);
 
   const filters: Filter[] = [];
   if (project)

@@ -3,6 +3,7 @@ import { preparedOnce } from '@shipyard/db';
 import { count, desc, eq, sql } from 'drizzle-orm';
 import { history, tickets } from '../db/schema.js';
 import { type Comment, fitComments, insertComment, lastComments } from './comments.js';
+import { indexBatchAt } from './indexing.js';
 import { countLinks, linksOf, shownLinks, type TicketLinks } from './links.js';
 import {
   type Change,
@@ -129,6 +130,8 @@ function prepareCreate(db: TicketsDb) {
     if (id === undefined) throw new Error(`inserting ${row.key} returned no row`);
     row.id = id;
     created.run(row.id, row.key, user ?? null, at);
+    // New tickets reach the full-text index in batches.
+    indexBatchAt(db, row.id);
     return toTicket(db, row);
   }).immediate;
 }

@@ -1,0 +1,129 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { callOk } from '@shipyard/testing';
+import type Database from 'better-sqlite3';
+import { afterEach, expect, it } from 'vitest';
+import { openTicketsDatabase } from '../src/db/open.js';
+import { INDEX_BATCH } from '../src/domain/indexing.js';
+import { createProject } from '../src/domain/projects.js';
+import { searchTickets } from '../src/domain/search.js';
+import { createTicket } from '../src/domain/tickets.js';
+import { connectTickets, migrations, seedProject, seedTicket, type TicketsClient } from './helpers.js';
+
+// New tickets enter the full-text index in batches (drizzle/0005_fts_batches.sql).
+
+const dirs: string[] = [];
+const closers: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The tickets not in the full-text index yet. */
+const waiting = (sqlite: Database.Database) =>
+  sqlite
+    .prepare('SELECT id FROM tickets WHERE id > (SELECT upto FROM tickets_indexed) ORDER BY id')
+    .pluck()
+    .all();
+
+/**
+ * Throws unless the full-text index holds exactly the tickets' text as it is now (FTS5's own check, which
+ * compares every ticket: only while none waits).
+ */
+const checkIndex = (sqlite: Database.Database) =>
+  sqlite.prepare("INSERT INTO tickets_fts (tickets_fts, rank) VALUES ('integrity-check', 1)").run();
+
+async function connected() {
+  const connection = await connectTickets();
+  closers.push(() => connection.client.close());
+  await seedProject(connection.client);
+  return connection;
+}
+
+const keys = async (client: TicketsClient, args: Record<string, unknown>) =>
+  (await callOk<{ items: { key: string }[] }>(client, 'search_tickets', args)).items.map((item) => item.key);
+
+it('the index check used below fails when the index and the tickets disagree', async () => {
+  const { client, database } = await connected();
+  await seedTicket(client, { title: 'Crash on save' });
+  await keys(client, { query: 'crash' });
+  checkIndex(database.sqlite);
+  database.sqlite.exec('DROP TRIGGER tickets_fts_update');
+  database.sqlite.prepare("UPDATE tickets SET title = 'Login is slow' WHERE id = 1").run();
+  expect(() => checkIndex(database.sqlite)).toThrow(/checksum mismatch|malformed/);
+});
+
+it('indexes new tickets as they are now before a search reads the index, and edits of indexed ones at once', async () => {
+  const { client, database } = await connected();
+  await seedTicket(client, { title: 'Crash on save', priority: 'high' });
+  await seedTicket(client, { title: 'Login is slow' });
+  expect(waiting(database.sqlite)).toEqual([1, 2]);
+  // Edits of a ticket that waits leave the index alone: it is indexed as it is when a search comes.
+  await callOk(client, 'update_ticket', { key: 'SHIP-1', title: 'Crash on export' });
+  await callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'todo' });
+  expect(waiting(database.sqlite)).toEqual([1, 2]);
+  expect(await keys(client, { query: 'crash export', status: ['todo'], priority: ['high'] })).toEqual([
+    'SHIP-1',
+  ]);
+  expect(waiting(database.sqlite)).toEqual([]);
+  expect(await keys(client, { query: 'save' })).toEqual([]);
+  expect(await keys(client, { query: 'slow' })).toEqual(['SHIP-2']);
+  checkIndex(database.sqlite);
+
+  await callOk(client, 'update_ticket', { key: 'SHIP-1', title: 'Crash on import' });
+  await callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'in_progress' });
+  expect(waiting(database.sqlite)).toEqual([]);
+  checkIndex(database.sqlite);
+  expect(await keys(client, { query: 'import', status: ['in_progress'], priority: ['high'] })).toEqual([
+    'SHIP-1',
+  ]);
+  expect(await keys(client, { query: 'export' })).toEqual([]);
+
+  // No tool deletes a ticket, but SQL can: the index stays whole whether the ticket was indexed or waited.
+  await seedTicket(client, { title: 'Crash on exit' });
+  expect(waiting(database.sqlite)).toEqual([3]);
+  database.sqlite.prepare('DELETE FROM tickets WHERE id IN (2, 3)').run();
+  expect(waiting(database.sqlite)).toEqual([]);
+  checkIndex(database.sqlite);
+  expect(await keys(client, { query: 'crash' })).toEqual(['SHIP-1']);
+});
+
+it('finds a waiting ticket as a duplicate', async () => {
+  const { client, database } = await connected();
+  await seedTicket(client, { title: 'Export to CSV drops the header row' });
+  expect(waiting(database.sqlite)).toEqual([1]);
+  const similar = await callOk<{ items: { key: string }[] }>(client, 'find_similar_tickets', {
+    title: 'CSV export drops the header row',
+  });
+  expect(similar.items.map((item) => item.key)).toEqual(['SHIP-1']);
+  expect(waiting(database.sqlite)).toEqual([]);
+});
+
+it(`indexes the waiting tickets in the create that makes them ${INDEX_BATCH}`, () => {
+  const { db, sqlite, close } = openTicketsDatabase(':memory:', migrations);
+  closers.push(close);
+  createProject(db, { key: 'SHIP', name: 'Shipyard' });
+  for (let n = 1; n < INDEX_BATCH; n++) createTicket(db, { project: 'SHIP', title: `Ticket ${n}` });
+  expect(waiting(sqlite)).toHaveLength(INDEX_BATCH - 1);
+  createTicket(db, { project: 'SHIP', title: 'The last one' });
+  expect(waiting(sqlite)).toEqual([]);
+  checkIndex(sqlite);
+  expect(sqlite.prepare("SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH 'ticket'").all()).toHaveLength(
+    INDEX_BATCH - 1,
+  );
+});
+
+it('finds the tickets another process created and has not indexed, and indexes them for both', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-indexing-'));
+  dirs.push(dir);
+  const [one, two] = [openTicketsDatabase(dir, migrations), openTicketsDatabase(dir, migrations)];
+  closers.push(one.close, two.close);
+  createProject(one.db, { key: 'SHIP', name: 'Shipyard' });
+  createTicket(one.db, { project: 'SHIP', title: 'Crash on save' });
+  expect(waiting(two.sqlite)).toEqual([1]);
+  expect(searchTickets(two.db, { query: 'crash' }).items.map((item) => item.key)).toEqual(['SHIP-1']);
+  expect(waiting(one.sqlite)).toEqual([]);
+  expect(searchTickets(one.db, { query: 'crash' }).total).toBe(1);
+  checkIndex(one.sqlite);
+});

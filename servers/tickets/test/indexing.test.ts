@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callOk } from '@shipyard/testing';
+import { callError, callOk } from '@shipyard/testing';
 import type Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
 import { openTicketsDatabase } from '../src/db/open.js';
-import { INDEX_BATCH } from '../src/domain/indexing.js';
+import { INDEX_BATCH, INDEX_WAIT_MS, LONG_TEXT, leftOutNote } from '../src/domain/indexing.js';
 import { createProject } from '../src/domain/projects.js';
-import { searchTickets } from '../src/domain/search.js';
+import { findSimilarTickets, searchTickets } from '../src/domain/search.js';
 import { createTicket } from '../src/domain/tickets.js';
 import { connectTickets, migrations, seedProject, seedTicket, type TicketsClient } from './helpers.js';
 
@@ -126,4 +126,61 @@ it('finds the tickets another process created and has not indexed, and indexes t
   expect(waiting(one.sqlite)).toEqual([]);
   expect(searchTickets(one.db, { query: 'crash' }).total).toBe(1);
   checkIndex(one.sqlite);
+});
+
+it('searches without the new tickets, and says so, while another process holds the write lock', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-indexing-'));
+  dirs.push(dir);
+  const [one, two] = [openTicketsDatabase(dir, migrations), openTicketsDatabase(dir, migrations)];
+  closers.push(one.close, two.close);
+  createProject(one.db, { key: 'SHIP', name: 'Shipyard' });
+  createTicket(one.db, { project: 'SHIP', title: 'Crash on save' });
+  searchTickets(one.db, { query: 'crash' });
+  createTicket(one.db, { project: 'SHIP', title: 'Crash on load' });
+  two.sqlite.exec('BEGIN IMMEDIATE');
+  try {
+    const started = performance.now();
+    const found = searchTickets(one.db, { query: 'crash' });
+    expect(found.items.map((item) => item.key)).toEqual(['SHIP-1']);
+    expect(found.note).toBe(leftOutNote(1));
+    expect(leftOutNote(1)).toMatch(/^1 ticket was created too recently to search: another process/);
+    const similar = findSimilarTickets(one.db, { title: 'Crash on load' });
+    expect(similar.items.map((item) => item.key)).toEqual(['SHIP-1']);
+    expect(similar.note).toBe(leftOutNote(1));
+    // Each waited INDEX_WAIT_MS for the lock, not the 5 s a write waits.
+    expect(performance.now() - started).toBeLessThan(INDEX_WAIT_MS * 2 + 1_000);
+    // The busy timeout of writes is back.
+    expect(one.sqlite.pragma('busy_timeout', { simple: true })).toBe(5_000);
+  } finally {
+    two.sqlite.exec('ROLLBACK');
+  }
+  const found = searchTickets(one.db, { query: 'crash' });
+  expect(found.items.map((item) => item.key)).toEqual(['SHIP-2', 'SHIP-1']);
+  expect(found.note).toBeUndefined();
+  expect(findSimilarTickets(one.db, { title: 'Crash on load' }).note).toBeUndefined();
+});
+
+it('indexes a ticket with a long text in the create or edit that gives it one', async () => {
+  const { client, database } = await connected();
+  await seedTicket(client, { title: 'Short' });
+  expect(waiting(database.sqlite)).toEqual([1]);
+  await seedTicket(client, { title: 'Long', description: 'x'.repeat(LONG_TEXT) });
+  expect(waiting(database.sqlite)).toEqual([]);
+  await seedTicket(client, { title: 'Short again' });
+  await seedTicket(client, { title: 'Short too' });
+  await callOk(client, 'update_ticket', { key: 'SHIP-3', description: 'y'.repeat(LONG_TEXT) });
+  expect(waiting(database.sqlite)).toEqual([]);
+  checkIndex(database.sqlite);
+  // An edit of an indexed ticket reaches the index by its trigger; no batch is needed for it.
+  await seedTicket(client, { title: 'Waiting' });
+  await callOk(client, 'update_ticket', { key: 'SHIP-3', description: 'z'.repeat(LONG_TEXT) });
+  expect(waiting(database.sqlite)).toEqual([5]);
+});
+
+it('indexes nothing for a search it refuses', async () => {
+  const { client, database } = await connected();
+  await seedTicket(client, { title: 'Crash on save' });
+  await callError(client, 'search_tickets', { query: 'crash', project: 'NOPE' }, 'not_found');
+  await callError(client, 'find_similar_tickets', { title: 'Crash on save', project: 'NOPE' }, 'not_found');
+  expect(waiting(database.sqlite)).toEqual([1]);
 });

@@ -19,7 +19,7 @@ import {
   toPage,
 } from '@shipyard/core';
 import { type SQL, sql } from 'drizzle-orm';
-import { indexNewTickets } from './indexing.js';
+import { indexNewTickets, leftOutNote } from './indexing.js';
 import {
   findTicketRow,
   getProjectRow,
@@ -544,8 +544,6 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const keyed = TICKET_KEY.test(asKey) ? findTicketRow(db, asKey) : undefined;
   const tokens = keyed ? [] : queryTokens(db, options.query ?? '');
   const match = ftsAllOf(db, tokens);
-  // The index holds every ticket created before this search, in any process.
-  if (match) indexNewTickets(db);
   const sort: Sort =
     options.sort === 'relevance' && !match ? 'updated' : (options.sort ?? (match ? 'relevance' : 'updated'));
 
@@ -618,6 +616,8 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   let rows: (Row & { total?: number })[];
   let count: SQL;
   let known: number | undefined;
+  /** New tickets left out of the search (another process held the write lock the index needed). */
+  let left = 0;
   // Plans that count and fetch the page in separate statements read them in one snapshot: another
   // process committing between the two would make `total` and `next_cursor` disagree with the rows.
   // (A one-statement plan needs none, and skips its cost on the hottest search.)
@@ -661,6 +661,8 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
       return [total, db.all<Row>(sql`SELECT ${select} FROM ${from}${pageWhere} ORDER BY ${order} ${page}`)];
     });
   } else {
+    // First the index takes every ticket created before this search, in any process.
+    left = indexNewTickets(db);
     // With both a status and a priority filter, the pairs they let through go into the match as the index's
     // facet words, and the other filters check the hits; unless the words are rare (FACET_MIN_HITS_PER_WORD).
     const pairs = facetMatch(options.status ?? [], options.priority ?? []);
@@ -718,9 +720,11 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const last = rows[items.length - 1];
   const key = last && (last._score === undefined ? keyset?.key(last) : [last._score, last._id]);
   const found = toPage(items, total, window, queryKey, { after: key, more });
-  const note =
-    total === 0 && !window.after && window.offset === 0 ? nearMisses(db, label, options.assignee) : undefined;
-  return note ? Object.assign(found, { note }) : found;
+  const notes = [
+    total === 0 && !window.after && window.offset === 0 ? nearMisses(db, label, options.assignee) : undefined,
+    left > 0 ? leftOutNote(left) : undefined,
+  ].filter((note) => note !== undefined);
+  return notes.length > 0 ? Object.assign(found, { note: notes.join(' ') }) : found;
 }
 
 /** Letters and digits only, in lower case, without accents: how two spellings of one label or name compare. */
@@ -926,7 +930,10 @@ export interface SimilarItem {
  * index of their words (times SAME_DESCRIPTION) if that is higher; those at or above the threshold come
  * back, best first.
  */
-export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { items: SimilarItem[] } {
+export function findSimilarTickets(
+  db: TicketsDb,
+  options: SimilarOptions,
+): { items: SimilarItem[]; note?: string } {
   const limit = Math.min(Math.max(options.limit ?? 5, 1), 20);
   const project = options.project === undefined ? undefined : getProjectRow(db, options.project);
   const titleWords = queryWords(options.title).slice(0, MAX_TITLE_WORDS);
@@ -934,7 +941,7 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
   const descriptionWords = topWords(descriptionText, new Set(titleWords), MAX_DESCRIPTION_WORDS);
   const titleMatch = ftsAnyOf(titleWords);
   if (!titleMatch) return { items: [] };
-  indexNewTickets(db);
+  const left = indexNewTickets(db);
 
   const filters: Filter[] = [];
   if (project)
@@ -1035,7 +1042,7 @@ export function findSimilarTickets(db: TicketsDb, options: SimilarOptions): { it
     .sort((a, b) => b.item.score - a.item.score || Number(b.exact) - Number(a.exact))
     .slice(0, limit)
     .map(({ item }) => Object.assign(item, { score: Math.round(item.score * 100) / 100 }));
-  return { items };
+  return left > 0 ? { items, note: leftOutNote(left) } : { items };
 }
 
 /** The most frequent significant words of a text as written, not in `skip` (ties: first seen). */

@@ -131,7 +131,7 @@ function prepareCreate(db: TicketsDb) {
     row.id = id;
     created.run(row.id, row.key, user ?? null, at);
     // New tickets reach the full-text index in batches.
-    indexBatchAt(db, row.id);
+    indexBatchAt(db, row.id, row.title.length + row.description.length);
     return toTicket(db, row);
   }).immediate;
 }
@@ -351,6 +351,8 @@ export function updateTicket(db: TicketsDb, input: UpdateTicket, user?: string):
         .returning()
         .get();
       recordHistory(tx, row.id, changes, user, at);
+      // A ticket that waits for the full-text index and now has a long text is indexed at once.
+      indexBatchAt(db, row.id, updated.title.length + updated.description.length);
       return { ticket: toTicket(tx, updated), changed: changes.map((c) => c.field), parents };
     },
     { behavior: 'immediate' },

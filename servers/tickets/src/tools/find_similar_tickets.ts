@@ -18,6 +18,7 @@ export default defineTool({
   },
   output: {
     items: z.array(z.object({ key: z.string(), title: z.string(), status: z.string(), score: z.number() })),
+    note: z.string().optional(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {

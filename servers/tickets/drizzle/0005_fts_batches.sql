@@ -6,7 +6,8 @@
 -- gives only grow (AUTOINCREMENT), so the tickets past `upto` are exactly those created since; a row inserted
 -- by hand with a smaller id would never be indexed. An update or a delete of a ticket past `upto` leaves the
 -- index alone: the index holds nothing of it yet, and a 'delete' of values it does not hold would corrupt an
--- external-content index.
+-- external-content index. A later migration that rebuilds the index must set `upto` to the largest ticket id,
+-- or the next batch indexes the tickets past the old `upto` a second time.
 CREATE TABLE `tickets_indexed` (
 	`id` integer PRIMARY KEY NOT NULL,
 	`upto` integer NOT NULL,

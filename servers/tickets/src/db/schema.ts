@@ -135,7 +135,7 @@ export const history = sqliteTable(
  * How far the full-text index `tickets_fts` goes: it holds the tickets whose id is at most `upto` (one row).
  * A new ticket is not indexed in its own transaction; the tickets past `upto` are indexed in one batch before
  * a search reads the index, or by the create 256 ids past it (src/domain/indexing.ts; 0005_fts_batches.sql
- * says why).
+ * says why). A migration that rebuilds the index must set `upto` to the largest ticket id.
  */
 export const ticketsIndexed = sqliteTable(
   'tickets_indexed',

@@ -1,16 +1,22 @@
 import { preparedOnce } from '@shipyard/db';
 import type { TicketsDb } from './model.js';
 
+/*
+ * The full-text index holds the tickets up to `tickets_indexed.upto` (drizzle/0005_fts_batches.sql). Two
+ * things follow for whoever works on it: FTS5's 'integrity-check' (with rank 1) compares the index with every
+ * ticket, so it fails while tickets wait (index them first); and a migration that rebuilds the index must set
+ * `upto` to the largest ticket id in the same migration, or the next batch indexes those tickets twice.
+ */
+
 /**
- * The full-text index is written in batches (drizzle/0005_fts_batches.sql): a create whose id is this many
- * past the last indexed ticket indexes the tickets past it, so that a search never has more than this many to
- * index before it answers.
+ * A create whose id is this many past the last indexed ticket indexes the tickets past it, so that a search
+ * never has more than this many to index before it answers.
  */
 export const INDEX_BATCH = 256;
 /**
  * A ticket whose title and description are longer than this is indexed, with those waiting, by the create or
- * edit that makes it so: a batch then holds at most INDEX_BATCH tickets of this size (some 15 ms to index
- * here, where 255 tickets of 50,000 characters took 600 ms).
+ * edit that makes it so: a batch then holds at most INDEX_BATCH tickets of this size (2.6 ms to index here,
+ * where 255 tickets of 50,000 characters took 600 ms).
  */
 export const LONG_TEXT = 1_000;
 /**
@@ -71,7 +77,10 @@ export function indexBatchAt(db: TicketsDb, id: number, chars: number): void {
   if (id > end && (id - end >= INDEX_BATCH || chars > LONG_TEXT)) batch();
 }
 
-/** Says that `left` tickets (indexNewTickets) were left out of a search. */
+/**
+ * Says that `left` new tickets (indexNewTickets; in any project, whatever the filters) were left out of a
+ * search. The pages after this one go on from it, so the search is to be asked again from its first page.
+ */
 export const leftOutNote = (left: number) =>
-  `${left} ticket${left === 1 ? ' was' : 's were'} created too recently to search: another process was writing ` +
-  'to the same data; search again in a moment to include them.';
+  `${left} new ticket${left === 1 ? '' : 's'} (in any project) could not be searched yet: another process was ` +
+  'writing to the same data. Search again in a moment, from the first page, to include them.';

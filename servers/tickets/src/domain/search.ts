@@ -724,7 +724,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     total === 0 && !window.after && window.offset === 0 ? nearMisses(db, label, options.assignee) : undefined,
     left > 0 ? leftOutNote(left) : undefined,
   ].filter((note) => note !== undefined);
-  return notes.length > 0 ? Object.assign(found, { note: notes.join(' ') }) : found;
+  return notes.length > 0 ? Object.assign(found, { note: notes.join('. ') }) : found;
 }
 
 /** Letters and digits only, in lower case, without accents: how two spellings of one label or name compare. */

@@ -1,7 +1,7 @@
 -- A new ticket no longer enters the full-text index in its own transaction: FTS5 writes a segment for every
 -- transaction that adds to it, which made the index a third of a create's SQLite time (five of some twenty
 -- pages written, and the words' tokenizing). `tickets_indexed.upto` is the last ticket id the index holds;
--- the tickets past it are indexed in one batch (about 1 µs a ticket, against some 45 µs one by one) before a
+-- the tickets past it are indexed in one batch (a few µs a ticket, against some 45 µs one by one) before a
 -- search reads the index, and by the create whose id is 256 past it (src/domain/indexing.ts). The ids SQLite
 -- gives only grow (AUTOINCREMENT), so the tickets past `upto` are exactly those created since; a row inserted
 -- by hand with a smaller id would never be indexed. An update or a delete of a ticket past `upto` leaves the

@@ -41,6 +41,16 @@ async function connected() {
   return connection;
 }
 
+/** Two connections to one new file, as two server processes have, with project SHIP. */
+function twoProcesses() {
+  const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-indexing-'));
+  dirs.push(dir);
+  const both = [openTicketsDatabase(dir, migrations), openTicketsDatabase(dir, migrations)] as const;
+  closers.push(both[0].close, both[1].close);
+  createProject(both[0].db, { key: 'SHIP', name: 'Shipyard' });
+  return both;
+}
+
 const keys = async (client: TicketsClient, args: Record<string, unknown>) =>
   (await callOk<{ items: { key: string }[] }>(client, 'search_tickets', args)).items.map((item) => item.key);
 
@@ -115,11 +125,7 @@ it(`indexes the waiting tickets in the create that makes them ${INDEX_BATCH}`, (
 });
 
 it('finds the tickets another process created and has not indexed, and indexes them for both', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-indexing-'));
-  dirs.push(dir);
-  const [one, two] = [openTicketsDatabase(dir, migrations), openTicketsDatabase(dir, migrations)];
-  closers.push(one.close, two.close);
-  createProject(one.db, { key: 'SHIP', name: 'Shipyard' });
+  const [one, two] = twoProcesses();
   createTicket(one.db, { project: 'SHIP', title: 'Crash on save' });
   expect(waiting(two.sqlite)).toEqual([1]);
   expect(searchTickets(two.db, { query: 'crash' }).items.map((item) => item.key)).toEqual(['SHIP-1']);
@@ -129,11 +135,7 @@ it('finds the tickets another process created and has not indexed, and indexes t
 });
 
 it('searches without the new tickets, and says so, while another process holds the write lock', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-indexing-'));
-  dirs.push(dir);
-  const [one, two] = [openTicketsDatabase(dir, migrations), openTicketsDatabase(dir, migrations)];
-  closers.push(one.close, two.close);
-  createProject(one.db, { key: 'SHIP', name: 'Shipyard' });
+  const [one, two] = twoProcesses();
   createTicket(one.db, { project: 'SHIP', title: 'Crash on save', assignee: 'ana' });
   searchTickets(one.db, { query: 'crash' });
   createTicket(one.db, { project: 'SHIP', title: 'Crash on load' });

@@ -1,6 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
 import { openTicketsDatabase } from '../src/db/open.js';
 import { indexNewTickets } from '../src/domain/indexing.js';
@@ -38,14 +39,20 @@ function olderFile(last: number) {
   return { data, before };
 }
 
+/** Insert ticket SHIP-`number` of project 1 (SHIP) with SQL, as a file of any version holds it. */
+function addTicket(sqlite: Database.Database, number: number, title: string) {
+  sqlite
+    .prepare(
+      `INSERT INTO tickets (project_id, number, key, title, description, type, created_at, updated_at)
+       VALUES (1, ?, ?, ?, '', 'task', ?, ?)`,
+    )
+    .run(number, `SHIP-${number}`, title, at, at);
+}
+
 it('rebuilds the search index of an existing file with bidi isolates as separators', () => {
   const { data, before } = olderFile(2);
-  const ticket = before.sqlite.prepare(
-    `INSERT INTO tickets (project_id, number, key, title, description, type, created_at, updated_at)
-     VALUES (1, ?, ?, ?, '', 'task', ?, ?)`,
-  );
-  ticket.run(1, 'SHIP-1', 'Assigned to \u2068Ana\u2069 by the bot', at, at);
-  ticket.run(2, 'SHIP-2', 'Crash on save', at, at);
+  addTicket(before.sqlite, 1, 'Assigned to \u2068Ana\u2069 by the bot');
+  addTicket(before.sqlite, 2, 'Crash on save');
   const found = (sqlite: typeof before.sqlite, word: string) =>
     sqlite
       .prepare('SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ? ORDER BY rowid')
@@ -59,12 +66,7 @@ it('rebuilds the search index of an existing file with bidi isolates as separato
     expect(found(after.sqlite, 'ana')).toEqual([1]);
     expect(found(after.sqlite, 'crash')).toEqual([2]);
     // The triggers are back: a new ticket is indexed (once a search comes), with the new separators.
-    after.sqlite
-      .prepare(
-        `INSERT INTO tickets (project_id, number, key, title, description, type, created_at, updated_at)
-         VALUES (1, 3, 'SHIP-3', 'For \u2066Bo\u2069', '', 'task', ?, ?)`,
-      )
-      .run(at, at);
+    addTicket(after.sqlite, 3, 'For \u2066Bo\u2069');
     indexNewTickets(after.db);
     expect(found(after.sqlite, 'bo')).toEqual([3]);
   } finally {
@@ -114,12 +116,8 @@ it('adds each ticket status and priority to the search index of an existing file
 
 it('keeps the indexed tickets of an existing file when new tickets start to wait for the index', () => {
   const { data, before } = olderFile(4);
-  const ticket = before.sqlite.prepare(
-    `INSERT INTO tickets (project_id, number, key, title, description, type, created_at, updated_at)
-     VALUES (1, ?, ?, ?, '', 'task', ?, ?)`,
-  );
-  ticket.run(1, 'SHIP-1', 'Crash on save', at, at);
-  ticket.run(2, 'SHIP-2', 'Crash on load', at, at);
+  addTicket(before.sqlite, 1, 'Crash on save');
+  addTicket(before.sqlite, 2, 'Crash on load');
   before.close();
 
   const after = openTicketsDatabase(data, migrations);
@@ -131,12 +129,7 @@ it('keeps the indexed tickets of an existing file when new tickets start to wait
     expect(waiting.all()).toEqual([]);
     // An indexed ticket's edit goes to the index at once; a new ticket waits for the next search.
     after.sqlite.prepare("UPDATE tickets SET title = 'Crash on open' WHERE id = 2").run();
-    after.sqlite
-      .prepare(
-        `INSERT INTO tickets (project_id, number, key, title, description, type, created_at, updated_at)
-         VALUES (1, 3, 'SHIP-3', 'Crash on exit', '', 'task', ?, ?)`,
-      )
-      .run(at, at);
+    addTicket(after.sqlite, 3, 'Crash on exit');
     expect(waiting.all()).toEqual([3]);
     expect(keys('crash')).toEqual(['SHIP-3', 'SHIP-2', 'SHIP-1']);
     expect(keys('load')).toEqual([]);

@@ -202,3 +202,32 @@ it('indexes nothing for a search it refuses', async () => {
   await callError(client, 'find_similar_tickets', { title: 'Crash on save', project: 'NOPE' }, 'not_found');
   expect(waiting(database.sqlite)).toEqual([1]);
 });
+
+it('pages on from the first page: the tickets it left out, or created since, wait for a new search', () => {
+  const [one, two] = twoProcesses();
+  for (const title of ['Crash on save', 'Crash on load', 'Crash on exit', 'Crash on open'])
+    createTicket(one.db, { project: 'SHIP', title });
+  searchTickets(one.db, { query: 'crash' });
+  for (const title of ['Crash on print', 'Crash on sync', 'Crash on undo'])
+    createTicket(one.db, { project: 'SHIP', title });
+  for (const sort of ['updated', 'relevance'] as const) {
+    two.sqlite.exec('BEGIN IMMEDIATE');
+    const first = searchTickets(one.db, { query: 'crash', sort, limit: 2 });
+    two.sqlite.exec('ROLLBACK');
+    expect(first).toMatchObject({ total: 4, note: leftOutNote(3) });
+    const seen = first.items.map((item) => item.key);
+    let cursor = first.next_cursor;
+    while (cursor) {
+      const next = searchTickets(one.db, { query: 'crash', sort, limit: 2, cursor });
+      expect(next.total).toBe(4);
+      expect(next.note).toBeUndefined();
+      seen.push(...next.items.map((item) => item.key));
+      cursor = next.next_cursor;
+    }
+    expect(seen.toSorted()).toEqual(['SHIP-1', 'SHIP-2', 'SHIP-3', 'SHIP-4']);
+  }
+  expect(waiting(one.sqlite)).toEqual([5, 6, 7]);
+  const again = searchTickets(one.db, { query: 'crash', limit: 2 });
+  expect(again.total).toBe(7);
+  expect(again.note).toBeUndefined();
+});

@@ -601,6 +601,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     sort,
   ]);
   const window = pageWindow(options, queryKey);
+  const firstPage = !window.after && window.offset === 0;
   const after = afterKey(sort, window.after);
   const keyset = sort === 'relevance' ? undefined : KEYSET[sort];
 
@@ -661,8 +662,10 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
       return [total, db.all<Row>(sql`SELECT ${select} FROM ${from}${pageWhere} ORDER BY ${order} ${page}`)];
     });
   } else {
-    // First the index takes every ticket created before this search, in any process.
-    left = indexNewTickets(db);
+    // The first page has the index take every ticket created before it, in any process. The pages after it go
+    // on from its answer: the tickets created since wait for a new search (as in its `note` when it left some
+    // out), rather than join the total behind the cursor.
+    if (firstPage) left = indexNewTickets(db);
     // With both a status and a priority filter, the pairs they let through go into the match as the index's
     // facet words, and the other filters check the hits; unless the words are rare (FACET_MIN_HITS_PER_WORD).
     const pairs = facetMatch(options.status ?? [], options.priority ?? []);
@@ -721,7 +724,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const key = last && (last._score === undefined ? keyset?.key(last) : [last._score, last._id]);
   const found = toPage(items, total, window, queryKey, { after: key, more });
   const notes = [
-    total === 0 && !window.after && window.offset === 0 ? nearMisses(db, label, options.assignee) : undefined,
+    total === 0 && firstPage ? nearMisses(db, label, options.assignee) : undefined,
     left > 0 ? leftOutNote(left) : undefined,
   ].filter((note) => note !== undefined);
   return notes.length > 0 ? Object.assign(found, { note: notes.join('. ') }) : found;

@@ -210,11 +210,13 @@ it('pages on from the first page: the tickets it left out, or created since, wai
   searchTickets(one.db, { query: 'crash' });
   for (const title of ['Crash on print', 'Crash on sync', 'Crash on undo'])
     createTicket(one.db, { project: 'SHIP', title });
+  let offsetOf: string | null = null;
   for (const sort of ['updated', 'relevance'] as const) {
     two.sqlite.exec('BEGIN IMMEDIATE');
     const first = searchTickets(one.db, { query: 'crash', sort, limit: 2 });
     two.sqlite.exec('ROLLBACK');
     expect(first).toMatchObject({ total: 4, note: leftOutNote(3) });
+    if (sort === 'updated') offsetOf = first.next_cursor;
     const seen = first.items.map((item) => item.key);
     let cursor = first.next_cursor;
     while (cursor) {
@@ -226,6 +228,17 @@ it('pages on from the first page: the tickets it left out, or created since, wai
     }
     expect(seen.toSorted()).toEqual(['SHIP-1', 'SHIP-2', 'SHIP-3', 'SHIP-4']);
   }
+  // A cursor from before keyset paging (an offset alone) goes on from its first page too.
+  const state = JSON.parse(Buffer.from(offsetOf ?? '', 'base64url').toString()) as { k?: unknown };
+  delete state.k;
+  const byOffset = searchTickets(one.db, {
+    query: 'crash',
+    sort: 'updated',
+    limit: 2,
+    cursor: Buffer.from(JSON.stringify(state)).toString('base64url'),
+  });
+  expect(byOffset.items.map((item) => item.key)).toEqual(['SHIP-2', 'SHIP-1']);
+  expect(byOffset.note).toBeUndefined();
   expect(waiting(one.sqlite)).toEqual([5, 6, 7]);
   const again = searchTickets(one.db, { query: 'crash', limit: 2 });
   expect(again.total).toBe(7);

@@ -45,9 +45,10 @@ function prepareIndexing(db: TicketsDb) {
 }
 
 /**
- * Index the tickets created since the index was last written, in any process: a search calls it right before
- * it reads the index, so that it finds every ticket created before it started. Returns how many tickets are
- * still not indexed: 0, unless another process held the write lock for INDEX_WAIT_MS.
+ * Index the tickets created since the index was last written, in any process: a search's first page and a
+ * duplicate check call it right before they read the index, so that they find every ticket created before
+ * them. Returns how many tickets are still not indexed: 0, unless another process held the write lock for
+ * INDEX_WAIT_MS.
  */
 export function indexNewTickets(db: TicketsDb): number {
   const { waiting, count, batch } = preparedOnce(db, prepareIndexing);

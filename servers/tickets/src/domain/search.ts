@@ -662,9 +662,9 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
       return [total, db.all<Row>(sql`SELECT ${select} FROM ${from}${pageWhere} ORDER BY ${order} ${page}`)];
     });
   } else {
-    // The first page has the index take every ticket created before it, in any process. The pages after it go
-    // on from its answer: the tickets created since wait for a new search (as in its `note` when it left some
-    // out), rather than join the total behind the cursor.
+    // The first page has the index take every ticket created before it, in any process. The pages after it
+    // read the index as it is: the tickets its `note` says it left out, or created since, are not added to a
+    // total whose cursor they may sort before (though another search may add them in between).
     if (firstPage) left = indexNewTickets(db);
     // With both a status and a priority filter, the pairs they let through go into the match as the index's
     // facet words, and the other filters check the hits; unless the words are rare (FACET_MIN_HITS_PER_WORD).

@@ -70,13 +70,29 @@ export const MAX_NAME_CHARS = 100;
  */
 export const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
+/** Characters that show nothing between letters: bidi controls, the zero-width space, word joiner, BOM and soft hyphen. */
+const UNSEEN = new RegExp(`[\u00AD\u200B\u2060\uFEFF]|${BIDI_CONTROLS.source}`, 'g');
+
 /**
- * A person's name as written down: without bidi controls (the isolates some apps put around a pasted name),
- * the blanks around it and the `@` of a mention (`@ ana` is ana; a lone `@` stays, as does a second one, for
- * the caller to refuse), in Unicode's composed form (NFC), so José typed either way is one person.
+ * A name or label as it looks: without the characters that show nothing (see UNSEEN; the zero-width joiners
+ * that shape some scripts and emoji stay), each run of spaces of any kind (no-break, thin, ideographic) one
+ * space, and no blanks around it. Two names that look alike are then one.
+ */
+export function asShown(text: string): string {
+  return text
+    .replace(UNSEEN, '')
+    .replace(/\p{Zs}+/gu, ' ')
+    .trim();
+}
+
+/**
+ * A person's name as written down: as it looks (asShown: no bidi controls, such as the isolates some apps put
+ * around a pasted name, no zero-width spaces, one space between words), without the `@` of a mention (`@ ana`
+ * is ana; a lone `@` stays, as does a second one, for the caller to refuse), in Unicode's composed form (NFC),
+ * so José typed either way is one person.
  */
 export function personName(value: string): string {
-  const name = value.replace(BIDI_CONTROLS, '').trim();
+  const name = asShown(value);
   return (name.length > 1 && name.startsWith('@') ? name.slice(1).trim() : name).normalize('NFC');
 }
 

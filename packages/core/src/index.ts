@@ -1,6 +1,7 @@
 export { z } from 'zod';
 export type { ServerConfig, TransportKind } from './config.js';
 export {
+  asShown,
   BIDI_CONTROLS,
   DEFAULT_HOST,
   DEFAULT_PORT,

@@ -283,13 +283,23 @@ describe('parseConfig', () => {
     expect(() => parseConfig([], { SHIPYARD_USER: 'ada\u0007' })).toThrow('SHIPYARD_USER must be one line');
   });
 
-  it('reads a name as written down: blanks around it and the @ of a mention go, in composed form', () => {
+  it('reads a name as it looks: blanks and unseen characters around and in it, and the @ of a mention go, in composed form', () => {
     expect(personName(' @ Jose\u0301 ')).toBe('Jos\u00e9');
     expect(personName('@@bob')).toBe('@bob');
     expect(personName(' @ ')).toBe('@');
     // The isolates some apps put around a pasted name, and other bidi controls, are no part of it.
     expect(personName('\u2068@ana\u2069')).toBe('ana');
     expect(personName('an\u200Fa\u202E')).toBe('ana');
+    // So are the other characters that show nothing, and spaces of any kind are one space.
+    expect(personName('\uFEFFana\u200B \u2060lee\u00AD')).toBe('ana lee');
+    expect(personName('Ana\u00A0Lee')).toBe('Ana Lee');
+    expect(personName('Ana \u2009\u3000 Lee')).toBe('Ana Lee');
+    expect(personName('@\u200Bana')).toBe('ana');
+    // The joiners that shape a script or an emoji are part of it.
+    expect(personName('\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645')).toBe(
+      '\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645',
+    );
+    expect(personName('\u{1F469}\u200D\u{1F4BB}')).toBe('\u{1F469}\u200D\u{1F4BB}');
   });
 
   it('takes the user in the form the tools store a name: no bidi controls, no second @', () => {
@@ -313,9 +323,10 @@ describe('parseConfig', () => {
     expect(usageError(['--user', 'a'.repeat(101)]).message).toBe(
       '--user must have at most 100 characters, got 101',
     );
-    expect(usageError(['--user', '\u200b']).message).toBe(
+    expect(usageError(['--user', '\u200d']).message).toBe(
       '--user must name someone, got only blanks or invisible characters',
     );
+    expect(usageError(['--user', '\u200b']).message).toBe('--user must name someone, got a blank value');
     for (const word of ['none', 'ME', '@me']) {
       expect(usageError(['--user', word]).message).toMatch(
         /^--user must be a person's name, not "(none|ME|me)"/,

@@ -426,6 +426,25 @@ describe('tickets://{key}', () => {
     ).toBe(1);
   });
 
+  it('stores names and labels as they look: no zero-width spaces, one space of any kind', async () => {
+    await seedTicket(client, {
+      title: 'Pasted from a chat',
+      assignee: 'Ana\u00A0Lee\u200B',
+      labels: ['needs\u2009\u2009review', '\uFEFFui'],
+    });
+    const text = await readText(client, 'tickets://SHIP-1');
+    expect(text).toContain('- assignee: `Ana Lee`');
+    expect(text).toContain('- labels: `needs review`, `ui`');
+    for (const label of ['needs review', 'needs\u00A0review', 'ui\u200B']) {
+      expect((await callOk<{ total: number }>(client, 'search_tickets', { label })).total, label).toBe(1);
+    }
+    for (const assignee of ['ana lee', 'Ana\u3000Lee', '\u2060Ana Lee']) {
+      expect((await callOk<{ total: number }>(client, 'search_tickets', { assignee })).total, assignee).toBe(
+        1,
+      );
+    }
+  });
+
   it('answers -32002 for a missing ticket or anything that is not a key', async () => {
     await expectRpcError(client.readResource({ uri: 'tickets://SHIP-99' }), RESOURCE_NOT_FOUND);
     await expectRpcError(client.readResource({ uri: 'tickets://NOPE-1' }), RESOURCE_NOT_FOUND);

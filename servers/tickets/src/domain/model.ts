@@ -1,4 +1,4 @@
-import { BIDI_CONTROLS, InvalidInput, NotFound, named, quoteText } from '@shipyard/core';
+import { asShown, InvalidInput, NotFound, named, quoteText } from '@shipyard/core';
 import type { ShipyardDatabase } from '@shipyard/db';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { history, projects, type schema, tickets } from '../db/schema.js';
@@ -35,12 +35,11 @@ export type ProjectRow = typeof projects.$inferSelect;
 export type TicketRow = typeof tickets.$inferSelect;
 
 /**
- * A label as stored and searched: trimmed, lower case, in Unicode's composed form (NFC), without bidi
- * controls (the isolates some apps put around pasted text), so a label is what it looks like and is found
- * as typed.
+ * A label as stored and searched: as it looks (core's asShown: no bidi controls, such as the isolates some
+ * apps put around pasted text, no zero-width spaces, one space between words), lower case, in Unicode's
+ * composed form (NFC), so a label is what it looks like and is found as typed.
  */
-export const normaliseLabel = (label: string) =>
-  label.replace(BIDI_CONTROLS, '').trim().toLowerCase().normalize('NFC');
+export const normaliseLabel = (label: string) => asShown(label).toLowerCase().normalize('NFC');
 
 /** Labels as stored: each normalised, de-duplicated, sorted. */
 export function normaliseLabels(labels: readonly string[]): string[] {

@@ -70,7 +70,7 @@ export const MAX_NAME_CHARS = 100;
  */
 export const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
-/** Characters that show nothing between letters: bidi controls, the zero-width space, word joiner, BOM and soft hyphen. */
+/** Characters that show nothing between letters: bidi controls, zero-width space, word joiner, BOM, soft hyphen. */
 const UNSEEN = new RegExp(`[\u00AD\u200B\u2060\uFEFF]|${BIDI_CONTROLS.source}`, 'g');
 
 /**

@@ -407,42 +407,44 @@ describe('tickets://{key}', () => {
     expect(await readText(client, 'tickets://SHIP-1')).toContain('- labels: `ok\\u2066`');
   });
 
-  it('stores names and labels without bidi controls, so what the page shows is what they are', async () => {
-    // The isolates some apps put around a pasted name, and marks: a name is what it looks like.
-    await seedTicket(client, {
-      title: 'Pasted',
-      assignee: '\u2068Ana\u2069',
-      labels: ['\u2068frontend\u2069', 'u\u200Fi'],
-    });
+  /**
+   * Creates SHIP-1 with `assignee` and `labels` as typed; its page shows them as `shown`, and search finds
+   * it by each label and assignee in `found`.
+   */
+  async function storedAsShown(
+    typed: { assignee: string; labels: string[] },
+    shown: { assignee: string; labels: string },
+    found: { labels: string[]; assignees: string[] },
+  ) {
+    await seedTicket(client, { title: 'Pasted', ...typed });
     const text = await readText(client, 'tickets://SHIP-1');
-    expect(text).toContain('- assignee: `Ana`');
-    expect(text).toContain('- labels: `frontend`, `ui`');
-    // Found as typed, with or without them.
-    for (const label of ['frontend', '\u2068frontend\u2069']) {
-      expect((await callOk<{ total: number }>(client, 'search_tickets', { label })).total, label).toBe(1);
-    }
-    expect(
-      (await callOk<{ total: number }>(client, 'search_tickets', { assignee: '\u2068ana\u2069' })).total,
-    ).toBe(1);
+    expect(text).toContain(`- assignee: ${shown.assignee}`);
+    expect(text).toContain(`- labels: ${shown.labels}`);
+    const total = async (args: Record<string, string>) =>
+      (await callOk<{ total: number }>(client, 'search_tickets', args)).total;
+    for (const label of found.labels) expect(await total({ label }), label).toBe(1);
+    for (const assignee of found.assignees) expect(await total({ assignee }), assignee).toBe(1);
+  }
+
+  it('stores names and labels without bidi controls, so what the page shows is what they are', async () => {
+    // The isolates some apps put around a pasted name, and marks: a name is what it looks like, found as
+    // typed, with or without them.
+    await storedAsShown(
+      { assignee: '\u2068Ana\u2069', labels: ['\u2068frontend\u2069', 'u\u200Fi'] },
+      { assignee: '`Ana`', labels: '`frontend`, `ui`' },
+      { labels: ['frontend', '\u2068frontend\u2069'], assignees: ['\u2068ana\u2069'] },
+    );
   });
 
   it('stores names and labels as they look: no zero-width spaces, one space of any kind', async () => {
-    await seedTicket(client, {
-      title: 'Pasted from a chat',
-      assignee: 'Ana\u00A0Lee\u200B',
-      labels: ['needs\u2009\u2009review', '\uFEFFui'],
-    });
-    const text = await readText(client, 'tickets://SHIP-1');
-    expect(text).toContain('- assignee: `Ana Lee`');
-    expect(text).toContain('- labels: `needs review`, `ui`');
-    for (const label of ['needs review', 'needs\u00A0review', 'ui\u200B']) {
-      expect((await callOk<{ total: number }>(client, 'search_tickets', { label })).total, label).toBe(1);
-    }
-    for (const assignee of ['ana lee', 'Ana\u3000Lee', '\u2060Ana Lee']) {
-      expect((await callOk<{ total: number }>(client, 'search_tickets', { assignee })).total, assignee).toBe(
-        1,
-      );
-    }
+    await storedAsShown(
+      { assignee: 'Ana\u00A0Lee\u200B', labels: ['needs\u2009\u2009review', '\uFEFFui'] },
+      { assignee: '`Ana Lee`', labels: '`needs review`, `ui`' },
+      {
+        labels: ['needs review', 'needs\u00A0review', 'ui\u200B'],
+        assignees: ['ana lee', 'Ana\u3000Lee', '\u2060Ana Lee'],
+      },
+    );
   });
 
   it('answers -32002 for a missing ticket or anything that is not a key', async () => {

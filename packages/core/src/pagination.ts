@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { InvalidInput } from './errors.js';
 
@@ -86,8 +85,22 @@ export function badCursor(): InvalidInput {
  * 64 bits of the query's SHA-256: a 32-bit hash let two different searches share cursors (a pair was found
  * by trying some thousands of queries).
  */
+/**
+ * A 64-bit hash of the query (two 32-bit multiply-xor lanes, mixed at the end), which tells one query's
+ * cursors from another's: nothing is kept secret by it. Hashed in JavaScript: a SHA-256 through node:crypto
+ * took about 0.1 ms on a call whose caches were cold.
+ */
 function fingerprint(query: string): string {
-  return createHash('sha256').update(query).digest('base64url').slice(0, 11);
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9;
+  for (let i = 0; i < query.length; i++) {
+    const c = query.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  a = Math.imul(a ^ (a >>> 16), 0x85ebca6b) ^ Math.imul(b ^ (b >>> 13), 0xc2b2ae35);
+  b = Math.imul(b ^ (b >>> 16), 0x85ebca6b) ^ Math.imul(a ^ (a >>> 13), 0xc2b2ae35);
+  return (a >>> 0).toString(36) + (b >>> 0).toString(36).padStart(7, '0');
 }
 
 export interface PageRequest {

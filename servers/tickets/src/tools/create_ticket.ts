@@ -37,6 +37,7 @@ export default defineTool({
     // A child shows in its parent's resource.
     const parent = ticket.parent ? [`tickets://${ticket.parent}`] : [];
     ctx.changed(...ticketUris(ticket.key), 'tickets://projects', ...parent);
-    return ticket; // core sends only the fields of the output schema
+    const { key, title, status, version } = ticket;
+    return { key, title, status, version };
   },
 });

@@ -1,0 +1,139 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { defineTool, z } from '../src/index.js';
+import { compileOutputCheck } from '../src/output.js';
+import { createSample } from './fixtures/sample.js';
+import { connect, expectToolError, expectToolOk, type Harness } from './helpers.js';
+
+const shape = {
+  key: z.string().max(12),
+  count: z.number().int().min(0),
+  ratio: z.number(),
+  state: z.enum(['open', 'done']),
+  owner: z.string().nullable(),
+  note: z.string().optional(),
+  items: z.array(z.object({ id: z.number() })),
+  extra: z.object({ a: z.string() }).loose(),
+  byName: z.record(z.string(), z.array(z.string())),
+};
+const valid = {
+  key: 'SHIP-1',
+  count: 3,
+  ratio: 0.5,
+  state: 'open',
+  owner: null,
+  items: [{ id: 1 }],
+  extra: { a: 'x', more: true },
+  byName: { blocks: ['SHIP-2'] },
+};
+
+describe('compileOutputCheck', () => {
+  const check = compileOutputCheck(shape);
+
+  it('passes what zod returns unchanged, and only that', () => {
+    expect(check).toBeDefined();
+    expect(z.object(shape).parse(valid)).toEqual(valid);
+    expect(check?.(valid)).toBe(true);
+    expect(check?.({ ...valid, note: undefined })).toBe(true);
+    for (const changed of [
+      { ...valid, unknown: 1 }, // zod strips it
+      { ...valid, items: [{ id: 1, unknown: 1 }] },
+      { ...valid, count: 1.5 },
+      { ...valid, count: -1 },
+      { ...valid, ratio: Number.NaN },
+      { ...valid, ratio: Number.POSITIVE_INFINITY },
+      { ...valid, key: 'SHIP-1234567890' },
+      { ...valid, state: 'gone' },
+      { ...valid, owner: undefined },
+      { ...valid, byName: { blocks: [1] } },
+    ]) {
+      expect(check?.(changed), JSON.stringify(changed)).toBe(false);
+    }
+  });
+
+  it('is not built for what JSON Schema states otherwise than zod checks it', () => {
+    const inexact = {
+      refine: z.string().refine((s) => s.length > 1),
+      transform: z.string().transform((s) => s.length),
+      pipe: z.string().pipe(z.string().min(1)),
+      trim: z.string().trim(),
+      lowerCase: z.string().toLowerCase(),
+      format: z.email(),
+      pattern: z.string().regex(/^a/i),
+      union: z.union([z.object({ a: z.string() }), z.object({ a: z.string(), b: z.string() })]),
+      enumKeys: z.record(z.enum(['a', 'b']), z.string()),
+      date: z.date(),
+    };
+    for (const [name, field] of Object.entries(inexact)) {
+      expect(compileOutputCheck({ ok: z.string(), nested: z.array(z.object({ field })) }), name).toBe(
+        undefined,
+      );
+    }
+  });
+});
+
+describe('output checks in the runtime', () => {
+  let harness: Harness | undefined;
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+  });
+
+  /** The sample server with a tool answering `answer` against `output`. */
+  async function start(answer: unknown, crossCheckOutputs: boolean) {
+    const definition = createSample();
+    definition.tools = [
+      ...definition.tools,
+      defineTool({
+        name: 'answer_it',
+        title: 'Answer it',
+        description: 'Return a fixed answer; for tests of the output check.',
+        input: {},
+        output: { key: z.string(), count: z.number().int() },
+        annotations: {
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
+        handler: () => answer as { key: string; count: number },
+      }),
+    ];
+    harness = await connect(definition, { crossCheckOutputs });
+    return harness;
+  }
+
+  it.each([true, false])(
+    'sends an answer with a key the schema lacks without it (cross-check %s)',
+    async (cross) => {
+      const { client } = await start({ key: 'a', count: 1, secret: '/srv/x' }, cross);
+      const result = await client.callTool({ name: 'answer_it', arguments: {} });
+      expect(expectToolOk(result)).toEqual({ key: 'a', count: 1 });
+      expect(JSON.stringify(result)).not.toContain('/srv/x');
+    },
+  );
+
+  it('sends what the compiled check passes as it is, and the cross-check fails what zod would change', async () => {
+    const answer = { key: 'a', count: 1, secret: 'kept' };
+    const passAll = (h: Harness) => {
+      // A compiled check that passes everything: what a check looser than zod would do.
+      const tools = (h.runtime as unknown as { tools: Map<string, { check?: unknown }> }).tools;
+      const tool = tools.get('answer_it');
+      if (tool) tool.check = () => true;
+    };
+    const plain = await start(answer, false);
+    passAll(plain);
+    expect(expectToolOk(await plain.client.callTool({ name: 'answer_it', arguments: {} }))).toEqual(answer);
+    await plain.close();
+
+    const crossed = await start(answer, true);
+    passAll(crossed);
+    expectToolError(await crossed.client.callTool({ name: 'answer_it', arguments: {} }), 'internal');
+    expect(crossed.logs.join('')).toMatch(/output of answer_it: the compiled check passed what zod changes/);
+    await crossed.close();
+
+    const broken = await start({ key: 'a', count: 'one' }, true);
+    passAll(broken);
+    expectToolError(await broken.client.callTool({ name: 'answer_it', arguments: {} }), 'internal');
+    expect(broken.logs.join('')).toMatch(/does not match its schema: .*\(the compiled check passed it\)/s);
+  });
+});

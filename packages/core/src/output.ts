@@ -12,9 +12,10 @@ import type { Shape } from './define.js';
  *
  * Undefined unless every part of the shape is one whose JSON Schema says exactly what zod checks and whose
  * value zod returns unchanged (SAME_TYPES, SAME_CHECKS): not refinements, transforms, pipes or trimming
- * (JSON Schema leaves them out or states one side), formats and patterns (checked otherwise), unions (zod
- * strips a value to the first option it fits), records with other than string keys (zod wants every key of
- * an enum). Such a tool's answers are parsed by zod alone.
+ * (JSON Schema leaves them out or states one side), string lengths, formats and patterns (counted or
+ * checked otherwise), multiples (floating-point remainders differ), unions (zod strips a value to the first
+ * option it fits), exact optionals, records with other than string keys (zod wants every key of an enum).
+ * Such a tool's answers are parsed by zod alone.
  */
 export function compileOutputCheck(shape: Shape): ValidateFunction | undefined {
   let exact = true;
@@ -25,7 +26,9 @@ export function compileOutputCheck(shape: Shape): ValidateFunction | undefined {
       target: 'draft-7',
       unrepresentable: 'throw',
       override({ zodSchema }) {
-        if (!same(zodSchema._zod.def as unknown as Def)) exact = false;
+        const { def, traits } = zodSchema._zod as unknown as { def: Def; traits: Set<string> };
+        // An exact optional refuses an explicit undefined, which JSON Schema cannot tell from a missing key.
+        if (!same(def) || traits.has('$ZodExactOptional')) exact = false;
       },
     }) as Record<string, unknown>;
   } catch {
@@ -52,14 +55,17 @@ const SAME_TYPES = new Set([
   ...['object', 'array', 'tuple', 'optional', 'nullable', 'default', 'readonly', 'record'],
   ...['string', 'number', 'boolean', 'null', 'enum', 'literal', 'unknown', 'any'],
 ]);
+/** Bounds on numbers and on the length of arrays (strings count their length otherwise: see `same`). */
 const SAME_CHECKS = new Set([
-  ...['less_than', 'greater_than', 'multiple_of', 'number_format'],
-  ...['max_length', 'min_length', 'length_equals', 'max_size', 'min_size', 'size_equals'],
+  ...['less_than', 'greater_than', 'number_format'],
+  ...['max_length', 'min_length', 'length_equals'],
 ]);
 
 function same(def: Def): boolean {
   if (!SAME_TYPES.has(def.type)) return false;
   if (def.format !== undefined && def.type !== 'number') return false;
+  // JSON Schema counts a string's length in code points, zod in UTF-16 units (an emoji is one or two).
+  if (def.type === 'string' && def.checks?.length) return false;
   if (def.checks?.some((check) => !SAME_CHECKS.has(check._zod.def.check))) return false;
   return (
     def.type !== 'record' || (def.keyType?._zod.def.type === 'string' && !def.keyType._zod.def.checks?.length)

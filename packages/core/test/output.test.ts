@@ -5,13 +5,13 @@ import { createSample } from './fixtures/sample.js';
 import { connect, expectToolError, expectToolOk, type Harness } from './helpers.js';
 
 const shape = {
-  key: z.string().max(12),
+  key: z.string(),
   count: z.number().int().min(0),
   ratio: z.number(),
   state: z.enum(['open', 'done']),
   owner: z.string().nullable(),
   note: z.string().optional(),
-  items: z.array(z.object({ id: z.number() })),
+  items: z.array(z.object({ id: z.number() })).max(2),
   extra: z.object({ a: z.string() }).loose(),
   byName: z.record(z.string(), z.array(z.string())),
 };
@@ -41,7 +41,7 @@ describe('compileOutputCheck', () => {
       { ...valid, count: -1 },
       { ...valid, ratio: Number.NaN },
       { ...valid, ratio: Number.POSITIVE_INFINITY },
-      { ...valid, key: 'SHIP-1234567890' },
+      { ...valid, items: [{ id: 1 }, { id: 2 }, { id: 3 }] },
       { ...valid, state: 'gone' },
       { ...valid, owner: undefined },
       { ...valid, byName: { blocks: [1] } },
@@ -62,6 +62,10 @@ describe('compileOutputCheck', () => {
       union: z.union([z.object({ a: z.string() }), z.object({ a: z.string(), b: z.string() })]),
       enumKeys: z.record(z.enum(['a', 'b']), z.string()),
       date: z.date(),
+      // zod counts UTF-16 units, JSON Schema code points.
+      maxLength: z.string().max(12),
+      multipleOf: z.number().multipleOf(0.1),
+      exactOptional: z.exactOptional(z.string()),
     };
     for (const [name, field] of Object.entries(inexact)) {
       expect(compileOutputCheck({ ok: z.string(), nested: z.array(z.object({ field })) }), name).toBe(

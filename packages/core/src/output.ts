@@ -1,93 +1,240 @@
-import { Ajv, type ValidateFunction } from 'ajv';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Shape } from './define.js';
 
+/** Whether an answer is one zod would return unchanged; see {@link compileOutputCheck}. */
+export type OutputCheck = (value: unknown) => boolean;
+
 /**
- * A compiled check of a tool's output. The runtime checks each answer against the tool's zod output schema;
- * parsing with zod walks its generic code for every field, and after other work (another process, a large
- * scan) has the CPU's caches, a page of 20 search results took about 120 µs to parse and 30 µs to check with
- * one function generated from the same schema as JSON Schema. An answer this check passes is the one zod
- * would return: it has no key the schema lacks, and nothing for zod to change. An answer it refuses goes to
- * zod, which strips unknown keys, fills defaults, or says what is wrong, as before.
+ * A lean check of a tool's answers. The runtime checks each answer against the tool's zod output schema;
+ * zod's parse walks its generic code (contexts, payloads, issue lists) for every field, and after other work
+ * (another process, a large scan) has the CPU's caches, a page of 20 search results took about 120 µs to
+ * parse. This check is built once from the same shape into a few small functions that only say yes or no.
+ * An answer it passes is plain data that zod would return unchanged (no key the schema lacks, nothing to
+ * fill in), and is sent as it is; an answer it refuses goes to zod, which strips unknown keys or says what is
+ * wrong, as before.
  *
- * Undefined unless every part of the shape is one whose JSON Schema says exactly what zod checks and whose
- * value zod returns unchanged (SAME_TYPES, SAME_CHECKS): not refinements, transforms, pipes or trimming
- * (JSON Schema leaves them out or states one side), string lengths, formats and patterns (counted or
- * checked otherwise), multiples (floating-point remainders differ), unions (zod strips a value to the first
- * option it fits), exact optionals, records with other than string keys (zod wants every key of an enum).
- * Such a tool's answers are parsed by zod alone.
+ * Undefined when the shape holds anything but plain objects, arrays, tuples, records with string keys,
+ * strings without checks, numbers with bounds or a whole-number format, booleans, null, enums, literals,
+ * unknown, and optional, nullable or read-only ones of those: refinements, transforms, pipes and defaults
+ * change or check what a simple test cannot see. Such a tool's answers are parsed by zod alone.
  */
-export function compileOutputCheck(shape: Shape): ValidateFunction | undefined {
-  let exact = true;
-  let schema: Record<string, unknown>;
-  try {
-    schema = z.toJSONSchema(z.object(shape), {
-      io: 'output',
-      target: 'draft-7',
-      unrepresentable: 'throw',
-      override({ zodSchema }) {
-        const { def, traits } = zodSchema._zod as unknown as { def: Def; traits: Set<string> };
-        // An exact optional refuses an explicit undefined, which JSON Schema cannot tell from a missing key.
-        if (!same(def) || traits.has('$ZodExactOptional')) exact = false;
-      },
-    }) as Record<string, unknown>;
-  } catch {
-    return undefined;
-  }
-  if (!exact) return undefined;
-  delete schema.$schema;
-  try {
-    return ajv().compile(schema);
-  } catch {
-    return undefined;
-  }
+export function compileOutputCheck(shape: Shape): OutputCheck | undefined {
+  return objectCheck(shape, 'strip');
 }
 
+type Schema = z.core.$ZodType;
 interface Def {
   type: string;
-  /** A string format (email, uuid…) is a type of its own in zod; a number format (int) bounds a number. */
+  checks?: Schema[];
   format?: string;
-  checks?: { _zod: { def: { check: string } } }[];
-  keyType?: { _zod: { def: Def } };
+  shape?: Record<string, Schema>;
+  catchall?: Schema;
+  element?: Schema;
+  items?: Schema[];
+  rest?: Schema | null;
+  innerType?: Schema;
+  keyType?: Schema;
+  valueType?: Schema;
+}
+interface CheckDef {
+  check: string;
+  format?: string;
+  value?: number;
+  inclusive?: boolean;
+  minimum?: number;
+  maximum?: number;
+  length?: number;
 }
 
-const SAME_TYPES = new Set([
-  ...['object', 'array', 'tuple', 'optional', 'nullable', 'default', 'readonly', 'record'],
-  ...['string', 'number', 'boolean', 'null', 'enum', 'literal', 'unknown', 'any'],
-]);
-/** Bounds on numbers and on the length of arrays (strings count their length otherwise: see `same`). */
-const SAME_CHECKS = new Set([
-  ...['less_than', 'greater_than', 'number_format'],
-  ...['max_length', 'min_length', 'length_equals'],
-]);
+const defOf = (schema: Schema) => schema._zod.def as unknown as Def;
+const checksOf = (def: Def) => (def.checks ?? []).map((check) => check._zod.def as unknown as CheckDef);
 
-function same(def: Def): boolean {
-  if (!SAME_TYPES.has(def.type)) return false;
-  if (def.format !== undefined && def.type !== 'number') return false;
-  // JSON Schema counts a string's length in code points, zod in UTF-16 units (an emoji is one or two).
-  if (def.type === 'string' && def.checks?.length) return false;
-  if (def.checks?.some((check) => !SAME_CHECKS.has(check._zod.def.check))) return false;
-  return (
-    def.type !== 'record' || (def.keyType?._zod.def.type === 'string' && !def.keyType._zod.def.checks?.length)
-  );
+/** A check of one schema, or undefined when it has a part zod may change or check otherwise. */
+function checkOf(schema: Schema): OutputCheck | undefined {
+  const def = defOf(schema);
+  // zod keeps its own marks (traits) of what a schema is: an exact optional refuses an explicit undefined.
+  if ((schema._zod as unknown as { traits: Set<string> }).traits.has('$ZodExactOptional')) return undefined;
+  switch (def.type) {
+    case 'string':
+      return def.checks?.length || def.format !== undefined ? undefined : (v) => typeof v === 'string';
+    case 'boolean':
+      return (v) => typeof v === 'boolean';
+    case 'null':
+      return (v) => v === null;
+    case 'unknown':
+    case 'any':
+      return () => true;
+    case 'number':
+      return numberCheck(def);
+    case 'enum':
+    case 'literal': {
+      // zod's own set of the values it takes (a native enum's reverse names left out).
+      const allowed = (schema._zod as unknown as { values?: Set<unknown> }).values;
+      return allowed ? (v) => allowed.has(v) : undefined;
+    }
+    case 'optional':
+    case 'nullable':
+    case 'readonly': {
+      const inner = def.innerType && checkOf(def.innerType);
+      if (!inner) return undefined;
+      if (def.type === 'optional') return (v) => v === undefined || inner(v);
+      if (def.type === 'nullable') return (v) => v === null || inner(v);
+      return inner;
+    }
+    case 'array': {
+      const element = def.element && checkOf(def.element);
+      const length = lengthCheck(def);
+      if (!element || !length) return undefined;
+      return (v) => Array.isArray(v) && length(v.length) && everyItem(v, element);
+    }
+    case 'tuple': {
+      const items = (def.items ?? []).map(checkOf);
+      const rest = def.rest ? checkOf(def.rest) : undefined;
+      if (items.some((item) => item === undefined) || (def.rest && !rest) || def.checks?.length)
+        return undefined;
+      return (v) =>
+        Array.isArray(v) &&
+        (rest ? v.length >= items.length : v.length === items.length) &&
+        v.every((item, i) => (items[i] ?? (rest as OutputCheck))(item)) &&
+        v.length === Object.keys(v).length;
+    }
+    case 'object': {
+      if (def.checks?.length) return undefined;
+      const catchall = def.catchall && defOf(def.catchall).type;
+      const extra =
+        catchall === undefined
+          ? 'strip'
+          : catchall === 'never'
+            ? 'strip' // zod refuses the key: zod says so
+            : catchall === 'unknown' || catchall === 'any'
+              ? 'keep'
+              : undefined;
+      return extra && objectCheck(def.shape ?? {}, extra);
+    }
+    case 'record': {
+      const keys = def.keyType && defOf(def.keyType);
+      const value = def.valueType && checkOf(def.valueType);
+      if (keys?.type !== 'string' || keys.checks?.length || keys.format !== undefined || !value)
+        return undefined;
+      // zod refuses symbol keys in a record, and drops an own `__proto__`.
+      return (v) =>
+        plainObject(v) &&
+        Object.getOwnPropertySymbols(v).length === 0 &&
+        Object.keys(v).every((key) => key !== '__proto__' && value(v[key]));
+    }
+    default:
+      return undefined;
+  }
 }
 
-let instance: Ajv | undefined;
+/** Integers of each whole-number format zod has, and its bounds (zod's own, for the formats here). */
+const INTEGER_RANGES: Record<string, [number, number]> = {
+  safeint: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  int32: [-2_147_483_648, 2_147_483_647],
+  uint32: [0, 4_294_967_295],
+};
+
+function numberCheck(def: Def): OutputCheck | undefined {
+  // z.int() is a format of its own; z.number().int() is one of the checks.
+  const checks = [...(def.format ? [{ check: 'number_format', format: def.format }] : []), ...checksOf(def)];
+  let min = Number.NEGATIVE_INFINITY;
+  let max = Number.POSITIVE_INFINITY;
+  let minIncluded = true;
+  let maxIncluded = true;
+  let integer = false;
+  // Each bound narrows: at an equal value, an excluded bound wins over an included one.
+  const above = (value: number, included: boolean) => {
+    if (value > min) [min, minIncluded] = [value, included];
+    else if (value === min) minIncluded &&= included;
+  };
+  const below = (value: number, included: boolean) => {
+    if (value < max) [max, maxIncluded] = [value, included];
+    else if (value === max) maxIncluded &&= included;
+  };
+  for (const check of checks) {
+    if (check.check === 'number_format') {
+      const range = check.format !== undefined ? INTEGER_RANGES[check.format] : undefined;
+      if (!range) return undefined;
+      integer = true;
+      above(range[0], true);
+      below(range[1], true);
+    } else if (check.check === 'greater_than' && check.value !== undefined) {
+      above(check.value, check.inclusive === true);
+    } else if (check.check === 'less_than' && check.value !== undefined) {
+      below(check.value, check.inclusive === true);
+    } else {
+      return undefined;
+    }
+  }
+  return (v) =>
+    typeof v === 'number' &&
+    Number.isFinite(v) &&
+    (!integer || Number.isInteger(v)) &&
+    (minIncluded ? v >= min : v > min) &&
+    (maxIncluded ? v <= max : v < max);
+}
+
+/** An array's length bounds, or undefined for a check this does not know. */
+function lengthCheck(def: Def): ((length: number) => boolean) | undefined {
+  let min = 0;
+  let max = Number.POSITIVE_INFINITY;
+  for (const check of checksOf(def)) {
+    if (check.check === 'min_length' && check.minimum !== undefined) min = Math.max(min, check.minimum);
+    else if (check.check === 'max_length' && check.maximum !== undefined) max = Math.min(max, check.maximum);
+    else if (check.check === 'length_equals' && check.length !== undefined)
+      [min, max] = [Math.max(min, check.length), Math.min(max, check.length)];
+    else return undefined;
+  }
+  return (length) => length >= min && length <= max;
+}
+
+/** Every item of an array passes, and it has no holes (zod reads a hole as undefined). */
+function everyItem(items: unknown[], check: OutputCheck): boolean {
+  for (let i = 0; i < items.length; i++) if (!(i in items) || !check(items[i])) return false;
+  return true;
+}
+
 /**
- * One Ajv for every tool, built on the first call that needs it (about 4 ms). NaN and Infinity are not
- * numbers to it, as to zod; formats are never asked of it (see above).
+ * An object made by `{}` or `Object.create(null)`: zod reads a class instance (its getters, its `toJSON`)
+ * otherwise than JSON.stringify writes it.
  */
-function ajv(): Ajv {
-  instance ??= new Ajv({
-    strictNumbers: true,
-    strictSchema: false,
-    strictTypes: false,
-    strictTuples: false,
-    strictRequired: false,
-    validateFormats: false,
-    validateSchema: false,
-    meta: false,
-    allErrors: false,
-  });
-  return instance;
+function plainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+const isEnumerable = Object.prototype.propertyIsEnumerable;
+
+/**
+ * An object of these fields, or undefined when a field has no check. `strip`: no other key (zod would drop
+ * it, or refuse it under a strict object); `keep`: other keys pass as they are. A field left out passes where
+ * zod lets it be left out (optional); one given is checked, undefined included.
+ */
+function objectCheck(shape: Record<string, Schema>, extra: 'strip' | 'keep'): OutputCheck | undefined {
+  const fields: [string, OutputCheck, boolean][] = [];
+  for (const [key, schema] of Object.entries(shape)) {
+    const check = checkOf(schema);
+    if (!check) return undefined;
+    fields.push([key, check, (schema._zod as { optin?: string }).optin === 'optional']);
+  }
+  const known = new Set(Object.keys(shape));
+  return (v) => {
+    if (!plainObject(v)) return false;
+    for (const [key, check, optional] of fields) {
+      if (isEnumerable.call(v, key)) {
+        const value = v[key];
+        if (typeof value === 'function' || !check(value)) return false;
+        // Not written by JSON.stringify, but read by zod: one not enumerable, or inherited (`constructor`).
+      } else if (Object.hasOwn(v, key) || v[key] !== undefined || !optional) return false;
+    }
+    // Another key, `__proto__` included (zod drops an own one): zod strips it, or refuses it (strict).
+    if (extra === 'strip') {
+      for (const key in v) if (!known.has(key)) return false;
+    } else {
+      for (const key in v)
+        if (!known.has(key) && (key === '__proto__' || typeof v[key] === 'function')) return false;
+    }
+    return true;
+  };
 }

@@ -90,12 +90,26 @@ function looksLike(given: string, allowed: string): boolean {
   const plain = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
   const [a, b] = [plain(given), plain(allowed)];
   if (a === b || given.toLowerCase().split(/[_-]/).includes(allowed.toLowerCase())) return true;
-  // A typo in a name of three letters or more: edits between the two can be no fewer than the difference
-  // in length, so only near lengths are compared. Two edits only with a shared start: `state` means
-  // `status`, but `text` does not mean `type`.
+  return typoOf(a, b);
+}
+
+/**
+ * Whether `a` is `b` mistyped, both of three letters or more: edits between the two can be no fewer than the
+ * difference in length, so only near lengths are compared. Two edits only with a shared start: `state` means
+ * `status` and `canceled` `cancelled`, but `text` does not mean `type`.
+ */
+function typoOf(a: string, b: string): boolean {
   if (Math.min(a.length, b.length) < 3 || Math.abs(a.length - b.length) > 2) return false;
   const distance = editDistance(a, b);
   return distance <= 1 || (distance === 2 && a.slice(0, 3) === b.slice(0, 3));
+}
+
+/** The one allowed value a refused string is a typo of (see {@link typoOf}), as ` (did you mean "x"?)`. */
+function meantValue(input: unknown, values: readonly unknown[]): string {
+  if (typeof input !== 'string' || input.length > 40) return '';
+  const given = loose(input);
+  const near = values.filter((value) => typeof value === 'string' && typoOf(given, loose(value)));
+  return near.length === 1 ? ` (did you mean ${JSON.stringify(near[0])}?)` : '';
 }
 
 /**
@@ -223,7 +237,8 @@ function describeIssue(issue: z.core.$ZodIssue, context: IssueContext): string {
         return `${field} is required (one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')})`;
       // The value named back, clipped.
       const got = 'input' in issue ? `, got ${shownValue(issue.input)}` : '';
-      return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${got}${leaveOut}`;
+      const meant = 'input' in issue ? meantValue(issue.input, issue.values) : '';
+      return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${got}${meant}${leaveOut}`;
     }
     case 'invalid_format':
       // A pattern is what the value must look like, not a format to name ("a valid regex" misleads); a

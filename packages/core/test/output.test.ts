@@ -45,6 +45,13 @@ describe('compileOutputCheck', () => {
       { ...valid, state: 'gone' },
       { ...valid, owner: undefined },
       { ...valid, byName: { blocks: [1] } },
+      { ...valid, items: Object.assign([{ id: 1 }], { length: 2 }) }, // a hole
+      { ...valid, extra: Object.assign(Object.create({ a: 'x' }), { more: 1 }) }, // a inherited
+      { ...valid, byName: JSON.parse('{"__proto__": ["x"]}') }, // zod drops the key
+      { ...valid, extra: { a: 'x', toJSON: () => ({}) } }, // JSON writes another object
+      Object.assign(new (class Answer {})(), valid), // a class instance
+      Object.fromEntries(Object.entries(valid).filter(([key]) => key !== 'owner')), // owner left out
+      Object.defineProperty({ ...valid }, 'key', { value: 'SHIP-1', enumerable: false }), // JSON leaves it out
     ]) {
       expect(check?.(changed), JSON.stringify(changed)).toBe(false);
     }
@@ -62,10 +69,12 @@ describe('compileOutputCheck', () => {
       union: z.union([z.object({ a: z.string() }), z.object({ a: z.string(), b: z.string() })]),
       enumKeys: z.record(z.enum(['a', 'b']), z.string()),
       date: z.date(),
-      // zod counts UTF-16 units, JSON Schema code points.
       maxLength: z.string().max(12),
       multipleOf: z.number().multipleOf(0.1),
       exactOptional: z.exactOptional(z.string()),
+      defaulted: z.string().default('x').optional(),
+      catchall: z.object({ a: z.string() }).catchall(z.number()),
+      float32: z.float32(),
     };
     for (const [name, field] of Object.entries(inexact)) {
       expect(compileOutputCheck({ ok: z.string(), nested: z.array(z.object({ field })) }), name).toBe(

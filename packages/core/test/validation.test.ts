@@ -99,7 +99,10 @@ describe('describeIssues in words a model can act on', () => {
     const described = (input: Record<string, unknown>) =>
       describeIssues(issuesOf(z.object(shape).strict(), input), Object.keys(shape));
     const sort = described({ sort: 'upd\u202Eat\u2028ed', labels: [] });
-    expect(sort).toBe('`sort` must be one of "updated", "created", got "upd\\u202eat\\u2028ed"');
+    // The invisible characters are all that is wrong with it.
+    expect(sort).toBe(
+      '`sort` must be one of "updated", "created", got "upd\\u202eat\\u2028ed" (did you mean "updated"?)',
+    );
     // Cut before it is quoted: 38 letters and a control character end in a whole escape.
     expect(described({ sort: `${'a'.repeat(38)}\u0001xyz`, labels: [] })).toContain(
       `got "${'a'.repeat(38)}\\u0001x…"`,
@@ -110,6 +113,26 @@ describe('describeIssues in words a model can act on', () => {
     const unknown = described({ sort: 'updated', labels: [], 'que\nry\u202E': 1 });
     expect(unknown).toContain('unknown argument `que\\nry\\u202e`');
     expect(`${sort}${unknown}`).not.toMatch(/[\n\u2028\u202E]/);
+  });
+
+  it('names the one allowed value a refused one is a typo of', () => {
+    const shape = {
+      status: z.enum(['todo', 'done', 'cancelled']),
+      priority: z.enum(['urgent', 'high', 'medium', 'low', 'none']),
+    };
+    const described = (input: Record<string, unknown>) =>
+      describeIssues(issuesOf(z.object(shape), input), Object.keys(shape));
+    expect(described({ status: 'canceled', priority: 'hgh' })).toBe(
+      '`status` must be one of "todo", "done", "cancelled", got "canceled" (did you mean "cancelled"?); ' +
+        '`priority` must be one of "urgent", "high", "medium", "low", "none", got "hgh" (did you mean "high"?)',
+    );
+    // None near, or too short to tell (`lo` for low), or near two: the list alone.
+    for (const priority of ['critical', 'lo', 'xx']) {
+      expect(described({ status: 'todo', priority })).not.toContain('did you mean');
+    }
+    expect(
+      describeIssues(issuesOf(z.object({ s: z.enum(['done', 'dune']) }), { s: 'dine' }), ['s']),
+    ).not.toContain('did you mean');
   });
 
   it('tells a null for an optional enum to leave it out too, and a null for a required one not', () => {

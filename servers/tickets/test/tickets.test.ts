@@ -650,6 +650,10 @@ describe('update_ticket', () => {
     expect(status.hint).toBe('`status` is an argument of transition_ticket: call that tool for it');
     const priority = await updateError({ key: 'SHIP-1', priority: 'critical' }, 'invalid_input');
     expect(priority.message).toContain('got "critical"');
+    expect(priority.message).not.toContain('did you mean');
+    // The American spelling names the status it means.
+    const canceled = await moveError({ key: 'SHIP-1', status: 'canceled' }, 'invalid_input');
+    expect(canceled.message).toContain('got "canceled" (did you mean "cancelled"?)');
   });
 
   it('takes enum values written in another case or with blanks: High is high, In Review is in_review', async () => {

@@ -15,11 +15,13 @@ export type OutputCheck = (value: unknown) => boolean;
  *
  * Undefined when the shape holds anything but plain objects, arrays, tuples, records with string keys,
  * strings without checks, numbers with bounds or a whole-number format, booleans, null, enums, literals,
- * unknown, and optional, nullable or read-only ones of those: refinements, transforms, pipes and defaults
- * change or check what a simple test cannot see. Such a tool's answers are parsed by zod alone.
+ * unknown, and optional or nullable ones of those: refinements, overwrites, transforms, pipes, defaults and
+ * read-only freezing change or check what a simple test cannot see, and a recursive shape is not followed.
+ * Such a tool's answers are parsed by zod alone. A getter is read by this check and again by JSON.stringify:
+ * one that answers otherwise the second time is not caught (handlers return data, not such objects).
  */
 export function compileOutputCheck(shape: Shape): OutputCheck | undefined {
-  return objectCheck(shape, 'strip');
+  return objectCheck(shape, 'strip', new Set());
 }
 
 type Schema = z.core.$ZodType;
@@ -49,14 +51,29 @@ interface CheckDef {
 const defOf = (schema: Schema) => schema._zod.def as unknown as Def;
 const checksOf = (def: Def) => (def.checks ?? []).map((check) => check._zod.def as unknown as CheckDef);
 
-/** A check of one schema, or undefined when it has a part zod may change or check otherwise. */
-function checkOf(schema: Schema): OutputCheck | undefined {
+/**
+ * A check of one schema, or undefined when it has a part zod may change or check otherwise. `open` holds the
+ * schemas being built around this one: a recursive shape (a getter naming itself) is left to zod.
+ */
+function checkOf(schema: Schema, open: Set<Schema>): OutputCheck | undefined {
   const def = defOf(schema);
   // zod keeps its own marks (traits) of what a schema is: an exact optional refuses an explicit undefined.
   if ((schema._zod as unknown as { traits: Set<string> }).traits.has('$ZodExactOptional')) return undefined;
+  // A refinement or an overwrite, on any kind: only the bounds of numbers and arrays are repeated here.
+  if (def.checks?.length && def.type !== 'number' && def.type !== 'array') return undefined;
+  if (open.has(schema)) return undefined;
+  open.add(schema);
+  try {
+    return kindCheck(schema, def, open);
+  } finally {
+    open.delete(schema);
+  }
+}
+
+function kindCheck(schema: Schema, def: Def, open: Set<Schema>): OutputCheck | undefined {
   switch (def.type) {
     case 'string':
-      return def.checks?.length || def.format !== undefined ? undefined : (v) => typeof v === 'string';
+      return def.format !== undefined ? undefined : (v) => typeof v === 'string';
     case 'boolean':
       return (v) => typeof v === 'boolean';
     case 'null':
@@ -73,33 +90,27 @@ function checkOf(schema: Schema): OutputCheck | undefined {
       return allowed ? (v) => allowed.has(v) : undefined;
     }
     case 'optional':
-    case 'nullable':
-    case 'readonly': {
-      const inner = def.innerType && checkOf(def.innerType);
+    case 'nullable': {
+      const inner = def.innerType && checkOf(def.innerType, open);
       if (!inner) return undefined;
-      if (def.type === 'optional') return (v) => v === undefined || inner(v);
-      if (def.type === 'nullable') return (v) => v === null || inner(v);
-      return inner;
+      return def.type === 'optional' ? (v) => v === undefined || inner(v) : (v) => v === null || inner(v);
     }
     case 'array': {
-      const element = def.element && checkOf(def.element);
+      const element = def.element && checkOf(def.element, open);
       const length = lengthCheck(def);
       if (!element || !length) return undefined;
-      return (v) => Array.isArray(v) && length(v.length) && everyItem(v, element);
+      return (v) => plainArray(v) && length(v.length) && everyItem(v, () => element);
     }
     case 'tuple': {
-      const items = (def.items ?? []).map(checkOf);
-      const rest = def.rest ? checkOf(def.rest) : undefined;
-      if (items.some((item) => item === undefined) || (def.rest && !rest) || def.checks?.length)
-        return undefined;
+      const items = (def.items ?? []).map((item) => checkOf(item, open));
+      const rest = def.rest ? checkOf(def.rest, open) : undefined;
+      if (items.some((item) => item === undefined) || (def.rest && !rest)) return undefined;
       return (v) =>
-        Array.isArray(v) &&
+        plainArray(v) &&
         (rest ? v.length >= items.length : v.length === items.length) &&
-        v.every((item, i) => (items[i] ?? (rest as OutputCheck))(item)) &&
-        v.length === Object.keys(v).length;
+        everyItem(v, (i) => items[i] ?? (rest as OutputCheck));
     }
     case 'object': {
-      if (def.checks?.length) return undefined;
       const catchall = def.catchall && defOf(def.catchall).type;
       const extra =
         catchall === undefined
@@ -109,20 +120,22 @@ function checkOf(schema: Schema): OutputCheck | undefined {
             : catchall === 'unknown' || catchall === 'any'
               ? 'keep'
               : undefined;
-      return extra && objectCheck(def.shape ?? {}, extra);
+      return extra && objectCheck(def.shape ?? {}, extra, open);
     }
     case 'record': {
       const keys = def.keyType && defOf(def.keyType);
-      const value = def.valueType && checkOf(def.valueType);
+      const value = def.valueType && checkOf(def.valueType, open);
       if (keys?.type !== 'string' || keys.checks?.length || keys.format !== undefined || !value)
         return undefined;
-      // zod refuses symbol keys in a record, and drops an own `__proto__`.
+      // zod refuses symbol keys in a record and drops an own `__proto__`; a function (an own `toJSON`, or a
+      // `constructor`, which zod reads to tell a plain object) is not data.
       return (v) =>
         plainObject(v) &&
         Object.getOwnPropertySymbols(v).length === 0 &&
-        Object.keys(v).every((key) => key !== '__proto__' && value(v[key]));
+        Object.keys(v).every((key) => key !== '__proto__' && typeof v[key] !== 'function' && value(v[key]));
     }
     default:
+      // readonly too: zod freezes what it returns, and refuses what cannot be frozen (a typed array).
       return undefined;
   }
 }
@@ -188,10 +201,19 @@ function lengthCheck(def: Def): ((length: number) => boolean) | undefined {
   return (length) => length >= min && length <= max;
 }
 
-/** Every item of an array passes, and it has no holes (zod reads a hole as undefined). */
-function everyItem(items: unknown[], check: OutputCheck): boolean {
-  for (let i = 0; i < items.length; i++) if (!(i in items) || !check(items[i])) return false;
+/** Every item of an array passes its check, and it has no holes (zod reads a hole as undefined). */
+function everyItem(items: unknown[], checkAt: (i: number) => OutputCheck): boolean {
+  for (let i = 0; i < items.length; i++) if (!(i in items) || !checkAt(i)(items[i])) return false;
   return true;
+}
+
+/** An array made by `[]`, without a `toJSON` of its own (JSON.stringify would write what that returns). */
+function plainArray(value: unknown): value is unknown[] {
+  return (
+    Array.isArray(value) &&
+    Object.getPrototypeOf(value) === Array.prototype &&
+    !Object.hasOwn(value, 'toJSON')
+  );
 }
 
 /**
@@ -211,10 +233,16 @@ const isEnumerable = Object.prototype.propertyIsEnumerable;
  * it, or refuse it under a strict object); `keep`: other keys pass as they are. A field left out passes where
  * zod lets it be left out (optional); one given is checked, undefined included.
  */
-function objectCheck(shape: Record<string, Schema>, extra: 'strip' | 'keep'): OutputCheck | undefined {
+function objectCheck(
+  shape: Record<string, Schema>,
+  extra: 'strip' | 'keep',
+  open: Set<Schema>,
+): OutputCheck | undefined {
+  // Fields no own key of a value stands for as zod reads them: symbols (skipped below) and `__proto__`.
+  if (Object.getOwnPropertySymbols(shape).length > 0 || Object.hasOwn(shape, '__proto__')) return undefined;
   const fields: [string, OutputCheck, boolean][] = [];
   for (const [key, schema] of Object.entries(shape)) {
-    const check = checkOf(schema);
+    const check = checkOf(schema, open);
     if (!check) return undefined;
     fields.push([key, check, (schema._zod as { optin?: string }).optin === 'optional']);
   }

@@ -741,7 +741,13 @@ export class Runtime {
 
   /** A handler's answer as its output schema has it; throws when it does not match. */
   private checkOutput(tool: CompiledTool, value: unknown): Record<string, unknown> {
-    if (tool.check === undefined) tool.check = compileOutputCheck(tool.def.output) ?? null;
+    if (tool.check === undefined) {
+      try {
+        tool.check = compileOutputCheck(tool.def.output) ?? null;
+      } catch {
+        tool.check = null; // zod alone, as before
+      }
+    }
     const checked = tool.check?.(value) === true;
     if (checked && !this.options.crossCheckOutputs) return value as Record<string, unknown>;
     const output = tool.output.safeParse(value);

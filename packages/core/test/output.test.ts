@@ -52,12 +52,25 @@ describe('compileOutputCheck', () => {
       Object.assign(new (class Answer {})(), valid), // a class instance
       Object.fromEntries(Object.entries(valid).filter(([key]) => key !== 'owner')), // owner left out
       Object.defineProperty({ ...valid }, 'key', { value: 'SHIP-1', enumerable: false }), // JSON leaves it out
+      { ...valid, items: Object.assign([{ id: 1 }], { toJSON: () => ({ leaked: true }) }) },
+      { ...valid, byName: { toJSON: () => ({}) } }, // a function is no record value
     ]) {
       expect(check?.(changed), JSON.stringify(changed)).toBe(false);
     }
   });
 
-  it('is not built for what JSON Schema states otherwise than zod checks it', () => {
+  it('is not built for a recursive shape or one with a symbol key, and does not throw', () => {
+    const Node = z.object({
+      name: z.string(),
+      get children() {
+        return z.array(Node);
+      },
+    });
+    expect(compileOutputCheck({ root: Node })).toBe(undefined);
+    expect(compileOutputCheck({ a: z.string(), [Symbol('b')]: z.string() } as never)).toBe(undefined);
+  });
+
+  it('is not built for what zod changes, or checks otherwise than the lean check', () => {
     const inexact = {
       refine: z.string().refine((s) => s.length > 1),
       transform: z.string().transform((s) => s.length),
@@ -75,6 +88,9 @@ describe('compileOutputCheck', () => {
       defaulted: z.string().default('x').optional(),
       catchall: z.object({ a: z.string() }).catchall(z.number()),
       float32: z.float32(),
+      refinedBoolean: z.boolean().refine((v) => v),
+      overwrittenEnum: z.enum(['x', 'y']).overwrite(() => 'y'),
+      readonly: z.object({ a: z.string() }).readonly(),
     };
     for (const [name, field] of Object.entries(inexact)) {
       expect(compileOutputCheck({ ok: z.string(), nested: z.array(z.object({ field })) }), name).toBe(

@@ -161,7 +161,7 @@ export interface RuntimeOptions {
   /** Called when the definition's warmUp fails (runServer exits); without it the error is only logged. */
   onWarmUpError?: (error: unknown) => void;
   /**
-   * Parse every answer the compiled output check passes with zod as well, and fail the call when the two
+   * Parse every answer the lean output check (output.ts) passes with zod as well, and fail the call when the two
    * disagree (an internal error naming the tool). For tests: the testing package's `connect` turns it on.
    */
   crossCheckOutputs?: boolean;
@@ -754,11 +754,11 @@ export class Runtime {
     const name = tool.def.name;
     if (!output.success)
       throw new Error(
-        `output of ${name} does not match its schema: ${output.error.message}${checked ? ' (the compiled check passed it)' : ''}`,
+        `output of ${name} does not match its schema: ${output.error.message}${checked ? ' (the lean check passed it)' : ''}`,
       );
     if (!checked) return output.data as Record<string, unknown>;
     if (!isDeepStrictEqual(JSON.parse(JSON.stringify(output.data)), JSON.parse(JSON.stringify(value))))
-      throw new Error(`output of ${name}: the compiled check passed what zod changes`);
+      throw new Error(`output of ${name}: the lean check passed what zod changes`);
     // What the check passed goes out as it is, as without the cross-check: the tests see what is sent.
     return value as Record<string, unknown>;
   }

@@ -141,10 +141,10 @@ describe('output checks in the runtime', () => {
     },
   );
 
-  it('sends what the compiled check passes as it is, and the cross-check fails what zod would change', async () => {
+  it('sends what the lean check passes as it is, and the cross-check fails what zod would change', async () => {
     const answer = { key: 'a', count: 1, secret: 'kept' };
     const passAll = (h: Harness) => {
-      // A compiled check that passes everything: what a check looser than zod would do.
+      // A lean check that passes everything: what a check looser than zod would do.
       const tools = (h.runtime as unknown as { tools: Map<string, { check?: unknown }> }).tools;
       const tool = tools.get('answer_it');
       if (tool) tool.check = () => true;
@@ -157,12 +157,12 @@ describe('output checks in the runtime', () => {
     const crossed = await start(answer, true);
     passAll(crossed);
     expectToolError(await crossed.client.callTool({ name: 'answer_it', arguments: {} }), 'internal');
-    expect(crossed.logs.join('')).toMatch(/output of answer_it: the compiled check passed what zod changes/);
+    expect(crossed.logs.join('')).toMatch(/output of answer_it: the lean check passed what zod changes/);
     await crossed.close();
 
     const broken = await start({ key: 'a', count: 'one' }, true);
     passAll(broken);
     expectToolError(await broken.client.callTool({ name: 'answer_it', arguments: {} }), 'internal');
-    expect(broken.logs.join('')).toMatch(/does not match its schema: .*\(the compiled check passed it\)/s);
+    expect(broken.logs.join('')).toMatch(/does not match its schema: .*\(the lean check passed it\)/s);
   });
 });

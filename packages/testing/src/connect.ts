@@ -18,7 +18,7 @@ export interface Connected extends Client {
 
 /**
  * A real MCP Client talking to the definition over the in-memory transport. Close it with `client.close()`.
- * Every answer is checked by zod as well as by the compiled output check (`crossCheckOutputs`, on unless the
+ * Every answer is checked by zod as well as by the lean output check (`crossCheckOutputs`, on unless the
  * options turn it off), so a test fails where the two disagree.
  */
 export async function connect(

@@ -445,6 +445,8 @@ describe('tools/call', () => {
     expect((await ask('tools/list', { cursor: 5 })).message).toContain('`cursor` must be a string');
     for (const method of ['resources/read', 'prompts/get', 'completion/complete'])
       expect((await ask(method, undefined)).message).not.toMatch(/"code"|invalid_type/);
+    // tools/call's quick check passes only an object of params; the rest is checked as any other method's.
+    expect((await ask('tools/call', undefined)).message).toMatch(/Invalid params for tools\/call: `params`/);
     await expectStillServing(client);
   });
 
@@ -1264,6 +1266,14 @@ describe('connect on a transport that checks its requests', () => {
     await waitFor(() => answers.has(3), 'the tools/list answer');
     expect(answers.has(2)).toBe(false);
     await close();
+  });
+
+  it('relies on the SDK keeping its request handlers in a map (its _requestHandlers)', async () => {
+    // Without it, handlers are registered through the SDK, which parses each request once more.
+    const { runtime } = await start();
+    const server = runtime.createServer() as unknown as { _requestHandlers?: unknown };
+    expect(server._requestHandlers).toBeInstanceOf(Map);
+    expect((server._requestHandlers as Map<string, unknown>).has('tools/call')).toBe(true);
   });
 
   it('relies on the SDK handling a request it is handed (its _onrequest)', () => {

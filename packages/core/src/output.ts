@@ -116,7 +116,7 @@ function kindCheck(schema: Schema, def: Def, open: Set<Schema>): OutputCheck | u
         catchall === undefined
           ? 'strip'
           : catchall === 'never'
-            ? 'strip' // zod refuses the key: zod says so
+            ? 'strip' // a strict object: zod refuses another key, and says so
             : catchall === 'unknown' || catchall === 'any'
               ? 'keep'
               : undefined;

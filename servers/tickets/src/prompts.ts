@@ -151,6 +151,16 @@ export const releaseNotes = definePrompt<TicketsDeps>({
         hint: 'Pass the first day of the release window, e.g. the date of the last release',
       });
     }
+    // Later than today here and in UTC (ticket times are UTC): no ticket can have been finished since.
+    const today = [localDate(), new Date().toISOString().slice(0, 10)].sort()[1] ?? localDate();
+    if (date > today) {
+      throw new InvalidInput(
+        `\`since\` ${date} is after today (${today}): no ticket was finished since then`,
+        {
+          hint: 'Pass the first day of the release window, e.g. the date of the last release',
+        },
+      );
+    }
   },
   messages: (args) => {
     const p = key(args.project);

@@ -174,6 +174,15 @@ describe('prompts', () => {
       'did you mean SHIP-1 ("Ticket 1")? Call again with key SHIP-1',
     );
     await refused('release-notes', { project: 'SHIP', since: '2025-01-01T00:00:00Z' }, 'YYYY-MM-DD');
+    // A date to come (the next release's, say) would find nothing.
+    const later = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    await refused('release-notes', { project: 'SHIP', since: later }, `\`since\` ${later} is after today (`);
+    const today = new Date().toISOString().slice(0, 10);
+    const notes = await client.getPrompt({
+      name: 'release-notes',
+      arguments: { project: 'SHIP', since: today },
+    });
+    expect(JSON.stringify(notes.messages)).toContain(`finished since ${today}`);
   });
 
   it('refuses to triage or break down a closed ticket, saying how to reopen it', async () => {

@@ -876,6 +876,27 @@ export class Runtime {
     throw new RpcError(RESOURCE_NOT_FOUND, `Resource not found: ${named(uri)}`, { uri });
   }
 
+  /**
+   * A URI with a query or a fragment (`tickets://SHIP-1?x=1`) that names a resource without it: the answer
+   * names that one. A template variable would otherwise take the rest as its value (`SHIP-1?x=1`), and its
+   * error would not say what was wrong. Only where no resource URI has a query or fragment of its own.
+   */
+  private refuseQuery(uri: string): void {
+    const cut = uri.search(/[?#]/);
+    if (cut < 0 || this.resources.some((r) => /[?#]|\{[?&#]/.test(r.def.uri))) return;
+    const bare = uri.slice(0, cut);
+    try {
+      this.matchResource(bare);
+    } catch {
+      return;
+    }
+    throw new RpcError(
+      RESOURCE_NOT_FOUND,
+      `This server's resource URIs take no query or fragment: read ${named(bare)}`,
+      { uri },
+    );
+  }
+
   /** A resource's contents as resources/read answers them; errors as the resource's read throws them. */
   private async resourceContents(
     uri: string,
@@ -887,6 +908,7 @@ export class Runtime {
   }
 
   private async readResource(uri: string) {
+    this.refuseQuery(uri);
     const match = this.matchResource(uri, { loose: true });
     try {
       return { contents: [await this.resourceContents(uri, match)] };

@@ -664,6 +664,18 @@ describe('resources', () => {
     await expectStillServing(client);
   });
 
+  it('names the resource a URI with a query or fragment would be without it', async () => {
+    const { client } = await start();
+    for (const uri of ['notes://a1?x=1', 'notes://index#top']) {
+      const error = await expectRpcError(client.readResource({ uri }), RESOURCE_NOT_FOUND);
+      expect(error.message).toContain(`take no query or fragment: read ${uri.split(/[?#]/)[0]}`);
+    }
+    // Nothing without it either: the usual answer.
+    const none = await expectRpcError(client.readResource({ uri: 'nowhere://x?y' }), RESOURCE_NOT_FOUND);
+    expect(none.message).not.toContain('query');
+    await expectStillServing(client);
+  });
+
   it('answers -32603 without internals when read throws a plain Error, and logs it', async () => {
     const { client, logs } = await start();
     const error = await expectRpcError(client.readResource({ uri: 'broken://x' }), INTERNAL_ERROR);

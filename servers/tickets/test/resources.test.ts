@@ -183,6 +183,12 @@ describe('tickets://projects/{project}', () => {
       -32602,
     );
     expect(long.message).toContain('at most 2048 characters');
+    // A query or fragment copied along with a URI: the answer names the URI without it.
+    const query = await expectRpcError(
+      client.readResource({ uri: 'tickets://SHIP-1?x=1' }),
+      RESOURCE_NOT_FOUND,
+    );
+    expect(query.message).toContain('take no query or fragment: read tickets://SHIP-1');
   });
 
   it('completes project keys from a prefix, case-insensitively', async () => {

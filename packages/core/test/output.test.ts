@@ -54,6 +54,7 @@ describe('compileOutputCheck', () => {
       Object.defineProperty({ ...valid }, 'key', { value: 'SHIP-1', enumerable: false }), // JSON leaves it out
       { ...valid, items: Object.assign([{ id: 1 }], { toJSON: () => ({ leaked: true }) }) },
       { ...valid, byName: { toJSON: () => ({}) } }, // a function is no record value
+      { ...valid, byName: { [Symbol('s')]: ['x'] } }, // zod refuses a symbol key in a record
     ]) {
       expect(check?.(changed), JSON.stringify(changed)).toBe(false);
     }
@@ -68,6 +69,8 @@ describe('compileOutputCheck', () => {
     });
     expect(compileOutputCheck({ root: Node })).toBe(undefined);
     expect(compileOutputCheck({ a: z.string(), [Symbol('b')]: z.string() } as never)).toBe(undefined);
+    const proto = '__proto__'; // as a computed key, a field of that name (not the object's prototype)
+    expect(compileOutputCheck({ [proto]: z.string() })).toBe(undefined);
   });
 
   it('is not built for what zod changes, or checks otherwise than the lean check', () => {

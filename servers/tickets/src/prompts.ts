@@ -145,19 +145,19 @@ export const releaseNotes = definePrompt<TicketsDeps>({
     checkProject(args, ctx);
     const date = (args.since ?? '').trim();
     const shaped = /^\d{4}-\d{2}-\d{2}$/.test(date);
+    const hint = 'Pass the first day of the release window, e.g. the date of the last release';
     if (!shaped || !parseInstant(date)) {
       const problem = shaped ? 'must be a real calendar date' : 'must be a date, YYYY-MM-DD';
-      throw new InvalidInput(`\`since\` ${problem}, not ${quoteText(clip(date, 40))}`, {
-        hint: 'Pass the first day of the release window, e.g. the date of the last release',
-      });
+      throw new InvalidInput(`\`since\` ${problem}, not ${quoteText(clip(date, 40))}`, { hint });
     }
-    // Later than today here and in UTC (ticket times are UTC): no ticket can have been finished since.
-    const today = [localDate(), new Date().toISOString().slice(0, 10)].sort()[1] ?? localDate();
+    // The later of today here and today in UTC (ticket times are UTC): none can have been finished after it.
+    const [here, utc] = [localDate(), new Date().toISOString().slice(0, 10)];
+    const today = here.localeCompare(utc) > 0 ? here : utc;
     if (date > today) {
       throw new InvalidInput(
         `\`since\` ${date} is after today (${today}): no ticket was finished since then`,
         {
-          hint: 'Pass the first day of the release window, e.g. the date of the last release',
+          hint,
         },
       );
     }

@@ -378,4 +378,27 @@ describe('long chains', () => {
     );
     expect((await link('SHIP-1', 'blocks', 'SHIP-30')).created).toBe(true);
   });
+
+  it('names the shortest cycle when several paths close one', async () => {
+    for (let i = 5; i <= 8; i++) await seedTicket(client, { title: `Step ${i}` });
+    // 1 -> 2 -> 3 -> 4 -> 5 -> 6, and a shortcut 1 -> 7 -> 6; 8 -> 1 leads in from outside.
+    for (const [from, to] of [
+      [1, 2],
+      [2, 3],
+      [3, 4],
+      [4, 5],
+      [5, 6],
+      [1, 7],
+      [7, 6],
+      [8, 1],
+    ])
+      await link(`SHIP-${from}`, 'blocks', `SHIP-${to}`);
+    const error = await linkError('SHIP-6', 'blocks', 'SHIP-1', 'invalid_input');
+    expect(error.message).toContain('would make a cycle: SHIP-1 blocks SHIP-7 blocks SHIP-6 blocks SHIP-1');
+    // Through 8, the cycle runs 8 -> 1 -> 7 -> 6 -> 8.
+    const longer = await linkError('SHIP-6', 'blocks', 'SHIP-8', 'invalid_input');
+    expect(longer.message).toContain(
+      'would make a cycle: SHIP-8 blocks SHIP-1 blocks SHIP-7 blocks SHIP-6 blocks SHIP-8',
+    );
+  });
 });

@@ -638,10 +638,11 @@ export class Runtime {
   }
 
   /**
-   * For arguments a tool does not take and whose names are not near one it takes (`meant`, by name), the
-   * offered tools that take them (`status` given to an update tool names the tool that changes status), or
-   * undefined when no unknown argument has one. An argument only paired with a missing one (`comment` for
-   * a comment tool's `body`) still names them: the pairing is a guess, and the model sees both.
+   * For arguments a tool does not take and that mean none it takes (`meant`), the offered tools that take
+   * them (`status` given to an update tool names the tool that changes status), or undefined when no unknown
+   * argument has one. An argument the message already pairs with a missing one (`comment` for a comment
+   * tool's `body`) names no other tool: the hint would send the model to a tool that does something else
+   * (changing a status, to leave a comment).
    */
   private elsewhere(
     called: AnyTool,
@@ -650,7 +651,7 @@ export class Runtime {
   ): string | undefined {
     const unknown = issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []));
     const notes = unknown.flatMap((key) => {
-      const named = meant.get(key)?.by === 'name' ? [] : this.takers(called, key);
+      const named = meant.has(key) ? [] : this.takers(called, key);
       return named.length > 0 ? [`\`${key}\` is an argument of ${named.map((t) => t.name).join(', ')}`] : [];
     });
     return notes.length > 0 ? `${notes.join('; ')}: call that tool for it` : undefined;
@@ -658,7 +659,8 @@ export class Runtime {
 
   /**
    * The offered tools other than `called` that take argument `key`: those that change data like it does (or
-   * only read, like it), or when none does, the others.
+   * only read, like it), or when none does, the others; but a tool that only reads names no tool that
+   * changes data (a filter it lacks, such as `resolution` for a search, is not a reason to change a ticket).
    */
   private takers(called: AnyTool, key: string): AnyTool[] {
     const reads = (def: AnyTool) => def.annotations?.readOnlyHint === true;
@@ -666,7 +668,7 @@ export class Runtime {
       .map((tool) => tool.def)
       .filter((def) => def !== called && Object.hasOwn(def.input, key));
     const alike = takers.filter((def) => reads(def) === reads(called));
-    return alike.length > 0 ? alike : takers;
+    return alike.length > 0 || reads(called) ? alike : takers;
   }
 
   private track<T>(promise: Promise<T>): Promise<T> {

@@ -10,7 +10,6 @@ export interface DescribeOptions {
 /** The allowed argument an unknown one most likely means, found by its name or as the one missing. */
 export interface Suggestion {
   argument: string;
-  by: 'name' | 'missing';
 }
 
 /**
@@ -73,9 +72,8 @@ export function suggestArguments(
   for (const key of unknown.slice(0, UNKNOWN_SHOWN)) {
     if (key.length > MAX_SUGGESTED_NAME) continue;
     const close = allowedKeys.filter((allowed) => looksLike(key, allowed));
-    if (close.length === 1) meant.set(key, { argument: close[0] as string, by: 'name' });
-    else if (unknown.length === 1 && missing.length === 1)
-      meant.set(key, { argument: missing[0] as string, by: 'missing' });
+    if (close.length === 1) meant.set(key, { argument: close[0] as string });
+    else if (unknown.length === 1 && missing.length === 1) meant.set(key, { argument: missing[0] as string });
   }
   return meant;
 }

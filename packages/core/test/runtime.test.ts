@@ -163,12 +163,10 @@ describe('tools/call', () => {
     expect(error.hint).toBe('Fix the arguments named above and call the tool again');
     // An argument another tool takes: the hint names that tool.
     const elsewhere = expectToolError(
-      await call(client, 'echo_text', { text: 'hi', id: 'a1' }),
+      await call(client, 'echo_text', { text: 'hi', prefix: 'a' }),
       'invalid_input',
     );
-    expect(elsewhere.hint).toMatch(
-      /^`id` is an argument of [a-z_, ]*update_note[a-z_, ]*: call that tool for it$/,
-    );
+    expect(elsewhere.hint).toBe('`prefix` is an argument of list_tags: call that tool for it');
     // A value outside an enum is named back.
     const mode = expectToolError(
       await call(client, 'echo_text', { text: 'hi', mode: 'shout' }),
@@ -202,10 +200,25 @@ describe('tools/call', () => {
     // Another tool's argument: the tools that read like this one, not the one that writes.
     const elsewhere = expectToolError(await call(client, 'list_tags', { text: 'x' }), 'invalid_input');
     expect(elsewhere.hint).toBe('`text` is an argument of echo_text, slow_echo: call that tool for it');
-    // Paired with the one missing argument, and another tool's: the model is shown both.
+    // Paired with the one missing argument, though another tool takes it: no other tool is named, which
+    // would send the model to do something else.
     const both = expectToolError(await call(client, 'update_note', { id: 'a1', mode: 'x' }), 'invalid_input');
     expect(both.message).toContain('unknown argument `mode` (did you mean `text`?)');
-    expect(both.hint).toBe('`mode` is an argument of echo_text: call that tool for it');
+    expect(both.hint).toBe('Fix the arguments named above and call the tool again');
+  });
+
+  it('never points a tool that only reads at one that changes data', async () => {
+    const { client } = await start();
+    // `id` is an argument of update_note alone, which writes; list_tags only reads.
+    const filter = expectToolError(await call(client, 'list_tags', { id: 'a1' }), 'invalid_input');
+    expect(filter.message).toContain('unknown argument `id`');
+    expect(filter.hint).toBe('Fix the arguments named above and call the tool again');
+    // The other way round is harmless: a writer is pointed at the tools that read.
+    const writer = expectToolError(
+      await call(client, 'update_note', { id: 'a1', text: 'x', count: 2 }),
+      'invalid_input',
+    );
+    expect(writer.hint).toBe('`count` is an argument of echo_text: call that tool for it');
   });
 
   it('says a call cannot run because start-up failed, once warm-up has failed', async () => {

@@ -656,6 +656,23 @@ describe('update_ticket', () => {
     expect(canceled.message).toContain('got "canceled" (did you mean "cancelled"?)');
   });
 
+  it('never sends a search or a comment to transition_ticket for an argument it lacks', async () => {
+    await setup(1);
+    // A filter search_tickets lacks: only transition_ticket takes `resolution`, and it changes a ticket.
+    const filter = await callError(client, 'search_tickets', { resolution: 'fixed' }, 'invalid_input');
+    expect(filter.message).toContain('unknown argument `resolution`');
+    expect(filter.hint).not.toContain('transition_ticket');
+    // `comment` for add_ticket_comment's `body`: the message names `body`, the hint no other tool.
+    const comment = await callError(
+      client,
+      'add_ticket_comment',
+      { key: 'SHIP-1', comment: 'why' },
+      'invalid_input',
+    );
+    expect(comment.message).toContain('(did you mean `body`?)');
+    expect(comment.hint).not.toContain('transition_ticket');
+  });
+
   it('takes enum values written in another case or with blanks: High is high, In Review is in_review', async () => {
     await setup(1);
     await update({ key: 'SHIP-1', priority: 'High', type: 'BUG' });

@@ -62,6 +62,42 @@ describe('create_project', () => {
     expect((await callOk<Listed>(client, 'list_projects')).projects.map((p) => p.name)).toEqual(['Shipyard']);
   });
 
+  it('refuses a name another project has, in any case or spacing, naming that project', async () => {
+    ({ client } = await connectTickets());
+    await seedProject(client, 'SHIP', 'Shipyard');
+    for (const name of ['Shipyard', 'SHIPYARD', ' ship yard ']) {
+      const taken = await callError(client, 'create_project', { key: 'YARD', name }, 'conflict');
+      expect(taken.message).toBe('Project SHIP already has the name "Shipyard"');
+      expect(taken.hint).toBe('Use SHIP, or choose another name');
+    }
+    await callOk(client, 'create_project', { key: 'YARD', name: 'Shipyard 2' });
+    expect((await callOk<Listed>(client, 'list_projects')).projects.map((p) => p.key)).toEqual([
+      'SHIP',
+      'YARD',
+    ]);
+  });
+
+  it("answers a project's name given for its key with that key", async () => {
+    ({ client } = await connectTickets());
+    await seedProject(client, 'SHIP', 'Shipyard');
+    await seedProject(client, 'WEB', 'Web site');
+    const create = await callError(
+      client,
+      'create_ticket',
+      { project: 'Shipyard', title: 'Hi' },
+      'not_found',
+    );
+    expect(create.message).toBe('No project with key "SHIPYARD"; "Shipyard" is the name of project SHIP');
+    expect(create.hint).toBe('Pass the project key, SHIP');
+    // Spelt without its blank, through the search's lookup.
+    const search = await callError(client, 'search_tickets', { project: 'website' }, 'not_found');
+    expect(search.message).toMatch(/^No project with key "website"; "Web site" is the name of project WEB$/i);
+    // Neither a key nor a name: the list of keys.
+    const neither = await callError(client, 'create_ticket', { project: 'NOPE', title: 'Hi' }, 'not_found');
+    expect(neither.message).toBe('No project with key "NOPE"');
+    expect(neither.hint).toContain('list_projects');
+  });
+
   it('takes project keys in any case and stores them upper-case', async () => {
     ({ client } = await connectTickets());
     expect(

@@ -178,8 +178,39 @@ export function localDate(at = new Date()): string {
     .join('-');
 }
 
-export function projectNotFound(key: string): NotFound {
-  return new NotFound(`No project with key "${named(key)}"`, {
+/** Letters and digits only, in lower case, without accents: how two spellings of one label or name compare. */
+export const folded = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]/gu, '')
+    .toLowerCase();
+
+/** The one project whose name is spelt like `text` (see {@link folded}), if any. */
+export function projectNamed(db: Tx, text: string): ProjectRow | undefined {
+  const wanted = folded(text);
+  if (!wanted) return undefined;
+  const found = db
+    .select()
+    .from(projects)
+    .all()
+    .filter((row) => folded(row.name) === wanted);
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/**
+ * No project has key `key` (as given, trimmed); when it is a project's name (`Shipyard` for SHIP), the
+ * error says which project's, so a model passes that key rather than create a second project.
+ */
+export function projectNotFound(db: Tx, key: string): NotFound {
+  const shown = clip(key.trim(), 40);
+  const byName = projectNamed(db, key);
+  if (byName) {
+    return new NotFound(
+      `No project with key "${named(shown)}"; ${quoteText(byName.name)} is the name of project ${byName.key}`,
+      { hint: `Pass the project key, ${byName.key}` },
+    );
+  }
+  return new NotFound(`No project with key "${named(shown)}"`, {
     hint: 'Call list_projects to see the project keys, or create_project to add one',
   });
 }
@@ -195,7 +226,7 @@ export function getProjectRow(db: Tx, key: string): ProjectRow {
     );
   }
   const row = PROJECT_KEY.test(normalised) ? findProjectRow(db, normalised) : undefined;
-  if (!row) throw projectNotFound(clip(key.trim(), 40));
+  if (!row) throw projectNotFound(db, key);
   return row;
 }
 

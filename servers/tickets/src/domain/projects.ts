@@ -1,7 +1,7 @@
 import { Conflict, quoteText } from '@shipyard/core';
 import { eq } from 'drizzle-orm';
 import { projects } from '../db/schema.js';
-import type { ProjectRow, TicketsDb } from './model.js';
+import { type ProjectRow, projectNamed, type TicketsDb } from './model.js';
 
 export interface Project {
   key: string;
@@ -31,6 +31,13 @@ export function createProject(
       if (existing) {
         throw new Conflict(`Project ${input.key} already exists (${quoteText(existing.name)})`, {
           hint: 'Use that project, or choose another key',
+        });
+      }
+      // One name a project: a name then tells a key (see projectNotFound), and no team splits in two.
+      const named = projectNamed(tx, input.name);
+      if (named) {
+        throw new Conflict(`Project ${named.key} already has the name ${quoteText(named.name)}`, {
+          hint: `Use ${named.key}, or choose another name`,
         });
       }
       const row = tx

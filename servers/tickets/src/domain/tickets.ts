@@ -77,7 +77,7 @@ function prepareCreate(db: TicketsDb) {
   return sqlite.transaction((input: CreateTicket, user: string | undefined): Ticket => {
     // A failure after the bump (an unknown parent, say) rolls it back with the rest of the transaction.
     const found = bump.get(input.project.toUpperCase());
-    if (!found) throw projectNotFound(input.project);
+    if (!found) throw projectNotFound(db, input.project);
     const priority = input.priority ?? 'none';
     const parentId =
       input.parent === undefined || input.parent === null ? null : findParent(db, input.parent).id;

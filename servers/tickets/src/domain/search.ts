@@ -937,7 +937,9 @@ export function findSimilarTickets(
   const descriptionText = (options.description ?? '').slice(0, 5_000);
   const descriptionWords = topWords(descriptionText, new Set(titleWords), MAX_DESCRIPTION_WORDS);
   const titleMatch = ftsAnyOf(titleWords);
-  if (!titleMatch) return { items: [] };
+  // Nothing to compare (`!!!`): said, as search_tickets says it, so an empty list is not read as no duplicate.
+  if (!titleMatch)
+    return { items: [], note: 'The title has no word to compare: words are letters and digits' };
   const left = indexNewTickets(db);
 
   const filters: Filter[] = [];

@@ -7,8 +7,8 @@ export default defineTool({
   name: 'find_similar_tickets',
   title: 'Find similar tickets',
   description:
-    'Find likely duplicates of a new ticket from its title and description. Returns up to 5 open tickets ' +
-    'scored 0-1, best first. Use this before create_ticket.',
+    'Find likely duplicates of a new ticket from its title and description. Returns open tickets scored ' +
+    '0-1, best first. Use this before create_ticket.',
   input: {
     title: fields.title.describe('Title of the new ticket'),
     description: z.string().max(50_000).optional().describe('Its description'),

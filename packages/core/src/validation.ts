@@ -236,7 +236,12 @@ function describeIssue(issue: z.core.$ZodIssue, context: IssueContext): string {
       // The value named back, clipped.
       const got = 'input' in issue ? `, got ${shownValue(issue.input)}` : '';
       const meant = 'input' in issue ? meantValue(issue.input, issue.values) : '';
-      return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${got}${meant}${leaveOut}`;
+      // Null for a value the enum spells out (`priority: null` where "none" is one): that value.
+      const spelt =
+        issue.input === null && issue.values.includes('none')
+          ? `: pass "none" for none${nullForOptional ? ', or leave the argument out' : ''}`
+          : leaveOut;
+      return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${got}${meant}${spelt}`;
     }
     case 'invalid_format':
       // A pattern is what the value must look like, not a format to name ("a valid regex" misleads); a

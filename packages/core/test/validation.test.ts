@@ -143,6 +143,15 @@ describe('describeIssues in words a model can act on', () => {
     );
   });
 
+  it('tells a null for an enum that has "none" to pass "none"', () => {
+    const shape = { priority: z.enum(['high', 'none']).optional(), level: z.enum(['none', 'all']) };
+    const issues = issuesOf(z.object(shape), { priority: null, level: null });
+    expect(describeIssues(issues, Object.keys(shape), { optionalKeys: ['priority'] })).toBe(
+      '`priority` must be one of "high", "none", got null: pass "none" for none, or leave the argument out; ' +
+        '`level` must be one of "none", "all", got null: pass "none" for none',
+    );
+  });
+
   it('lets a schema message that starts with "must" read on from the field, others after a colon', () => {
     const shape = {
       body: z.string().refine((v) => v.trim() !== '', 'must not be blank'),
@@ -182,9 +191,9 @@ describe('describeIssues in words a model can act on', () => {
     const strict = z.strictObject(shape);
     const meant = (value: object) =>
       Object.fromEntries(suggestArguments(issuesOf(strict, value), Object.keys(shape)));
-    expect(meant({ project: 'A', name: 'x' })).toEqual({ name: { argument: 'title', by: 'missing' } });
+    expect(meant({ project: 'A', name: 'x' })).toEqual({ name: { argument: 'title' } });
     // A name near an allowed argument wins over the missing one.
-    expect(meant({ title: 'x', priorty: 'high' })).toEqual({ priorty: { argument: 'priority', by: 'name' } });
+    expect(meant({ title: 'x', priorty: 'high' })).toEqual({ priorty: { argument: 'priority' } });
     // Two unknown arguments: neither is paired with the one missing.
     expect(meant({ project: 'A', name: 'x', colour: 'red' })).toEqual({});
   });

@@ -171,8 +171,11 @@ describe('create_ticket', () => {
     expect((await refuse({ title: '   ' })).message).toBe(
       'Invalid arguments for create_ticket: `title` must have a visible character',
     );
-    // null for an optional enum, as for any optional argument: leave it out.
+    // null for an optional enum that has "none": pass "none", or leave it out.
     expect((await refuse({ priority: null })).message).toContain(
+      'got null: pass "none" for none, or leave the argument out',
+    );
+    expect((await refuse({ type: null })).message).toContain(
       'got null: leave the argument out rather than pass null',
     );
     const unset = await refuse({ assignee: null });

@@ -32,6 +32,7 @@ it('offers exactly its tools, resources and prompts, and lints clean', async () 
       'tickets://projects',
       'tickets://projects/{project}',
       'tickets://{key}/history',
+      'tickets://{key}/history/{upto}',
       'tickets://{key}',
     ],
     prompts: ['triage-ticket', 'break-down-ticket', 'release-notes', 'project-status'],

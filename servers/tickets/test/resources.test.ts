@@ -616,8 +616,9 @@ describe('tickets://{key}/history', () => {
       )
       .run();
     const body = JSON.parse(await readText(client, 'tickets://SHIP-1/history'));
-    expect(body).toMatchObject({ total: 251, shown: 50 });
-    expect(body.note).toContain('The last 50 of 251 changes');
+    expect(body).toMatchObject({ total: 251, shown: 50, first: 202, last: 251 });
+    expect(body.note).toContain('Changes 202 to 251 of 251, oldest first');
+    expect(body.older).toBe('tickets://SHIP-1/history/201');
     expect(body.entries[0].new).toBe('v200');
     expect(body.entries.at(-1).new).toBe('v249');
     // The newest values are clipped to 500 while they add up to 10,000 characters; older ones to 80.
@@ -643,12 +644,92 @@ describe('tickets://{key}/history', () => {
   });
 });
 
+describe('tickets://{key}/history/{upto}', () => {
+  /** SHIP-1 with 120 changes: created, then title v1..v119. */
+  async function busy() {
+    const ticket = await seedTicket(client, { title: 'Busy' });
+    const id = connected.database.db.select().from(tickets).where(eq(tickets.key, ticket.key)).get()?.id ?? 0;
+    connected.database.db
+      .insert(history)
+      .values(
+        Array.from({ length: 119 }, (_, i) => ({
+          ticketId: id,
+          field: 'title',
+          oldValue: `v${i}`,
+          newValue: `v${i + 1}`,
+          changedBy: 'bo',
+          changedAt: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+        })),
+      )
+      .run();
+  }
+  const page = async (uri: string) => JSON.parse(await readText(client, uri));
+  const news = (body: { entries: { new: string }[] }) => body.entries.map((entry) => entry.new);
+
+  it('pages back through every change to the first, each once, in order', async () => {
+    await busy();
+    const seen: string[] = [];
+    let body = await page('tickets://SHIP-1/history');
+    const uris = ['tickets://SHIP-1/history'];
+    for (;;) {
+      seen.unshift(...news(body));
+      if (!body.older) break;
+      uris.push(body.older);
+      body = await page(body.older);
+    }
+    expect(uris).toEqual([
+      'tickets://SHIP-1/history',
+      'tickets://SHIP-1/history/70',
+      'tickets://SHIP-1/history/20',
+    ]);
+    expect(seen).toEqual(['SHIP-1', ...Array.from({ length: 119 }, (_, i) => `v${i + 1}`)]);
+    expect(body).toMatchObject({ key: 'SHIP-1', total: 120, shown: 20, first: 1, last: 20 });
+    expect(body.note).toContain('Changes 1 to 20 of 120');
+    // A page is the same later: numbers count from the first change, which new ones do not move.
+    await callOk(client, 'update_ticket', { key: 'SHIP-1', title: 'Busier' });
+    expect(news(await page('tickets://ship-1/history/70'))).toEqual(
+      Array.from({ length: 50 }, (_, i) => `v${i + 20}`),
+    );
+    expect((await page('tickets://SHIP-1/history')).older).toBe('tickets://SHIP-1/history/71');
+  });
+
+  it('answers -32002 for a change number the ticket does not have, or a missing ticket', async () => {
+    await busy();
+    for (const upto of ['0', '121', '007', '-3', 'abc', '1e3']) {
+      const error = await expectRpcError(
+        client.readResource({ uri: `tickets://SHIP-1/history/${upto}` }),
+        RESOURCE_NOT_FOUND,
+      );
+      expect(error.message).toContain(`SHIP-1 has no change number "${upto}": its changes are 1 to 120`);
+    }
+    await expectRpcError(client.readResource({ uri: 'tickets://SHIP-9/history/1' }), RESOURCE_NOT_FOUND);
+    expect(news(await page('tickets://SHIP-1/history/1'))).toEqual(['SHIP-1']);
+  });
+
+  it('completes the change numbers its pages end at, for the key given', async () => {
+    await busy();
+    const pages = async (key: string | undefined, value: string) =>
+      (
+        await client.complete({
+          ref: { type: 'ref/resource', uri: 'tickets://{key}/history/{upto}' },
+          argument: { name: 'upto', value },
+          ...(key ? { context: { arguments: { key } } } : {}),
+        })
+      ).completion.values;
+    expect(await pages('ship-1', '')).toEqual(['70', '20']);
+    expect(await pages('SHIP-1', '2')).toEqual(['20']);
+    expect(await pages('SHIP-9', '')).toEqual([]);
+    expect(await pages(undefined, '')).toEqual([]);
+  });
+});
+
 describe('listing', () => {
   it('lists the templates in order', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
       'tickets://projects/{project}',
       'tickets://{key}/history',
+      'tickets://{key}/history/{upto}',
       'tickets://{key}',
     ]);
   });

@@ -7,6 +7,7 @@ import { LINK_TYPES, type LinkType, linksOf } from './links.js';
 import {
   chars,
   clip,
+  findTicketRow,
   getProjectRow,
   getTicketRow,
   head,
@@ -489,25 +490,36 @@ export interface HistoryEntry {
   new: string | null;
 }
 
-/** A ticket's history, oldest first: the last 200 changes, long values clipped. */
-export function ticketHistory(db: Tx, value: string | undefined) {
+/**
+ * A ticket's history, oldest first: the last LIMITS.history changes, or with `upto` those up to its change
+ * number `upto` (the first change is 1; numbers never move, as history is only added to); long values
+ * clipped. When earlier changes are left out, `older` is the URI of the page before.
+ */
+export function ticketHistory(db: Tx, value: string | undefined, upto?: number) {
   const row = ticketForResource(db, value);
   const where = eq(history.ticketId, row.id);
   const total = db.select({ n: count() }).from(history).where(where).get()?.n ?? 0;
-  const rows = db
-    .select()
-    .from(history)
-    .where(where)
-    .orderBy(desc(history.id))
-    .limit(LIMITS.history)
-    .all()
-    .reverse();
+  const last = Math.min(upto ?? total, total);
+  const first = Math.max(last - LIMITS.history + 1, 1);
+  const rows =
+    last < first
+      ? []
+      : db
+          .select()
+          .from(history)
+          .where(where)
+          .orderBy(asc(history.id))
+          .limit(last - first + 1)
+          .offset(first - 1)
+          .all();
   const range =
-    total > rows.length ? `The last ${rows.length} of ${total} changes, oldest first.` : 'Oldest first.';
+    rows.length === total ? 'Oldest first.' : `Changes ${first} to ${last} of ${total}, oldest first.`;
   return {
     key: row.key,
     total,
     shown: rows.length,
+    ...(rows.length > 0 && rows.length < total ? { first, last } : {}),
+    ...(first > 1 ? { older: `tickets://${row.key}/history/${first - 1}` } : {}),
     note:
       `${range} Values are user data, clipped to ${CLIPPED_CHARS} characters, and to ${SHORT_CHARS} past ` +
       `the newest ${HISTORY_CHARS_SHOWN} characters of them.`,
@@ -566,6 +578,21 @@ export function completeProjects(db: Tx, typed: string): Completion {
     db.select({ key: projects.key }).from(projects).where(where).orderBy(asc(projects.key)),
     () => db.select({ n: count() }).from(projects).where(where).get()?.n ?? 0,
   );
+}
+
+/**
+ * The change numbers a ticket's history pages end at (as `older` names them, newest first) that start with
+ * what was typed; none for text that names no ticket.
+ */
+export function completeHistoryPages(db: Tx, key: string | undefined, typed: string): string[] {
+  const row = findTicketRow(db, uriKey(key));
+  if (!row) return [];
+  const total = db.select({ n: count() }).from(history).where(eq(history.ticketId, row.id)).get()?.n ?? 0;
+  const ends: string[] = [];
+  for (let end = total - LIMITS.history; end >= 1 && ends.length < 100; end -= LIMITS.history) {
+    if (String(end).startsWith(typed.trim())) ends.push(String(end));
+  }
+  return ends;
 }
 
 /**

@@ -114,6 +114,7 @@ it("notifies a process's subscribers of changes another process makes to the sam
     await watcher.subscribeResource({ uri: 'tickets://ship-1' });
     await watcher.subscribeResource({ uri: 'tickets://SHIP-1/history' });
     await watcher.subscribeResource({ uri: 'tickets://projects/OPS' });
+    await watcher.subscribeResource({ uri: 'tickets://SHIP-1/links' });
     // The watcher looks once a second; each step waits for its look.
     const after = async (change: () => Promise<unknown>, expected: string[]) => {
       updates.length = 0;
@@ -143,6 +144,15 @@ it("notifies a process's subscribers of changes another process makes to the sam
     await after(
       () => callOk(writer, 'update_ticket', { key: 'SHIP-3', parent: 'SHIP-2' }),
       ['tickets://ship-1'],
+    );
+    // A link changes both tickets' links pages; a linked ticket's title shows on the other's.
+    await after(
+      () => callOk(writer, 'link_tickets', { key: 'SHIP-4', type: 'relates', target: 'SHIP-1' }),
+      ['tickets://SHIP-1/history', 'tickets://SHIP-1/links', 'tickets://ship-1'],
+    );
+    await after(
+      () => callOk(writer, 'update_ticket', { key: 'SHIP-4', title: 'Linked, renamed' }),
+      ['tickets://SHIP-1/links', 'tickets://ship-1'],
     );
   } finally {
     await Promise.all([watcher.close(), writer.close()]);

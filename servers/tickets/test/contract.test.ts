@@ -33,6 +33,7 @@ it('offers exactly its tools, resources and prompts, and lints clean', async () 
       'tickets://projects/{project}',
       'tickets://{key}/history',
       'tickets://{key}/history/{upto}',
+      'tickets://{key}/links',
       'tickets://{key}',
     ],
     prompts: ['triage-ticket', 'break-down-ticket', 'release-notes', 'project-status'],

@@ -256,6 +256,36 @@ describe('link_tickets', () => {
       .toEqual(expect.arrayContaining(['tickets://SHIP-2', 'tickets://SHIP-1/history']));
   });
 
+  it("notifies subscribers of both tickets' links pages, and of a linked ticket's when the other's title changes", async () => {
+    const updates = watchResourceUpdates(client);
+    for (const uri of ['tickets://SHIP-1/links', 'tickets://ship-2/links', 'tickets://SHIP-3/links'])
+      await client.subscribeResource({ uri });
+    const after = async (change: () => Promise<unknown>, expected: string[]) => {
+      updates.length = 0;
+      await change();
+      await expect.poll(() => [...new Set(updates)].sort()).toEqual(expected);
+    };
+    await after(
+      () => link('SHIP-1', 'blocks', 'SHIP-2'),
+      ['tickets://SHIP-1/links', 'tickets://ship-2/links'],
+    );
+    await after(
+      () => callOk(client, 'update_ticket', { key: 'SHIP-2', title: 'Renamed' }),
+      ['tickets://SHIP-1/links'],
+    );
+    await after(
+      () => unlink('SHIP-2', 'blocked_by', 'SHIP-1'),
+      ['tickets://SHIP-1/links', 'tickets://ship-2/links'],
+    );
+    // A comment, or an edit of an unlinked ticket, changes no links page: the next change is the only one heard.
+    await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'no link' });
+    await callOk(client, 'update_ticket', { key: 'SHIP-2', title: 'Renamed again' });
+    await after(
+      () => link('SHIP-3', 'relates', 'SHIP-1'),
+      ['tickets://SHIP-1/links', 'tickets://SHIP-3/links'],
+    );
+  });
+
   it('tells the page of a blocked project when a ticket with hundreds of links changes status', async () => {
     await seedProject(client, 'OPS', 'Operations');
     await seedTicket(client, { project: 'OPS', title: 'Waits' });

@@ -312,7 +312,34 @@ describe('tickets://{key}', () => {
     const text = await readText(client, 'tickets://SHIP-1');
     const blocks = text.split('\n').find((line) => line.startsWith('- blocks: ')) ?? '';
     expect(blocks.match(/SHIP-\d+ "Spoke/g)).toHaveLength(20);
-    expect(blocks).toMatch(/; and 5 more$/);
+    expect(blocks).toMatch(/; and 5 more \(tickets:\/\/SHIP-1\/links\)$/);
+    // That page lists them all, open ones first, then by key.
+    const all = JSON.parse(await readText(client, 'tickets://ship-1/links'));
+    expect(all).toMatchObject({ key: 'SHIP-1', total: 25 });
+    expect(all.links.blocks.map((t: { key: string }) => t.key)).toEqual(
+      Array.from({ length: 25 }, (_, i) => `SHIP-${i + 2}`),
+    );
+    expect(all.links.blocks[0]).toEqual({ key: 'SHIP-2', title: 'Spoke 2', status: 'backlog' });
+    expect(all.note).toContain('user data');
+    expect(all.note).not.toContain('are shown');
+    const other = JSON.parse(await readText(client, 'tickets://SHIP-2/links'));
+    expect(other).toMatchObject({ key: 'SHIP-2', total: 1, links: { blocked_by: [{ key: 'SHIP-1' }] } });
+    // Past 500 of a type, the page is cut and says so.
+    const { sqlite } = connected.database;
+    sqlite.transaction(() => {
+      const ticket = sqlite.prepare(
+        "INSERT INTO tickets (project_id, number, key, title, description, type) VALUES (1, ?, ?, 't', '', 'task')",
+      );
+      const relates = sqlite.prepare(
+        "INSERT INTO links (source_id, type, target_id) VALUES (1, 'relates', ?)",
+      );
+      for (let n = 100; n < 605; n++) relates.run(ticket.run(n, `SHIP-${n}`).lastInsertRowid);
+    })();
+    const capped = JSON.parse(await readText(client, 'tickets://SHIP-1/links'));
+    expect(capped.total).toBe(530);
+    expect(capped.links.relates).toHaveLength(500);
+    expect(capped.links.blocks).toHaveLength(25);
+    expect(capped.note).toContain('Of 505 relates links, the first 500 are shown.');
     // The newest comment fits the 5,000-character budget whole; the two before it are cut to 500.
     expect(text).toContain(`\`\`\`text\n${'c'.repeat(3_000)}\n\`\`\``);
     for (const letter of ['a', 'b'])
@@ -488,7 +515,7 @@ describe('tickets://{key}', () => {
       ['tickets://projects/ship/tickets', "tickets://projects/SHIP is the project's page"],
       [
         'tickets://ship-1/comments',
-        'A ticket has tickets://SHIP-1 (fields, description, links, the last comments) and tickets://SHIP-1/history',
+        'A ticket has tickets://SHIP-1 (fields, description, links, the last comments), tickets://SHIP-1/history and tickets://SHIP-1/links',
       ],
       // Percent-encoded, in other case, or through the history template, alike.
       ['tickets://SHIP-1%2Fcomments', 'A ticket has tickets://SHIP-1 '],
@@ -730,6 +757,7 @@ describe('listing', () => {
       'tickets://projects/{project}',
       'tickets://{key}/history',
       'tickets://{key}/history/{upto}',
+      'tickets://{key}/links',
       'tickets://{key}',
     ]);
   });

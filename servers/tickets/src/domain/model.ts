@@ -380,20 +380,24 @@ export function recordHistory(
     .run();
 }
 
-/** URIs of the resources a change to this ticket touches (its history only when the change writes one). */
-export function ticketUris(key: string, { history = true } = {}): string[] {
+/**
+ * URIs of the resources a change to this ticket touches (its history only when the change writes one, its
+ * links page only when its links changed).
+ */
+export function ticketUris(key: string, { history = true, links = false } = {}): string[] {
   const project = projectOfKey(key);
   return [
     `tickets://${key}`,
     ...(history ? [`tickets://${key}/history`] : []),
+    ...(links ? [`tickets://${key}/links`] : []),
     `tickets://projects/${project}`,
   ];
 }
 
 /**
  * URIs of other resources that show this ticket's title and status: its parent's (children) and its linked
- * tickets' (links), and with `blocking` the projects of the tickets it blocks (their blocked lists). For
- * notifications after a change of title or status; bounded, as a ticket can have many links.
+ * tickets' pages and links pages, and with `blocking` the projects of the tickets it blocks (their blocked
+ * lists). For notifications after a change of title or status; bounded, as a ticket can have many links.
  */
 export function shownOn(db: Tx, key: string, { blocking = false } = {}): string[] {
   // Each part has its own bound, so a ticket with hundreds of links still names its parent and the projects
@@ -407,6 +411,10 @@ export function shownOn(db: Tx, key: string, { blocking = false } = {}): string[
     UNION SELECT * FROM (SELECT 'tickets://' || t.key FROM me JOIN links l ON l.source_id = me.id
       JOIN tickets t ON t.id = l.target_id LIMIT 250)
     UNION SELECT * FROM (SELECT 'tickets://' || t.key FROM me JOIN links l ON l.target_id = me.id
+      JOIN tickets t ON t.id = l.source_id LIMIT 250)
+    UNION SELECT * FROM (SELECT 'tickets://' || t.key || '/links' FROM me JOIN links l ON l.source_id = me.id
+      JOIN tickets t ON t.id = l.target_id LIMIT 250)
+    UNION SELECT * FROM (SELECT 'tickets://' || t.key || '/links' FROM me JOIN links l ON l.target_id = me.id
       JOIN tickets t ON t.id = l.source_id LIMIT 250)
     ${blocking ? blocked : sql``}`);
   return rows.map((row) => row.uri);

@@ -103,7 +103,7 @@ export function watchOtherProcesses(
       related.set(key, blocking || related.get(key) === true);
     };
     readBetween(historyAfter, marks.history, now.ends.history, (entry) => {
-      for (const uri of ticketUris(entry.key)) uris.add(uri);
+      for (const uri of ticketUris(entry.key, { links: entry.field === 'link' })) uris.add(uri);
       if (entry.field === 'created' || entry.field === 'status') uris.add('tickets://projects');
       if (entry.field === 'created' || entry.field === 'title') relate(entry.key, false);
       else if (entry.field === 'status') relate(entry.key, true);

@@ -40,7 +40,8 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const result = linkTickets(ctx.deps.db, input, ctx.user);
-    if (result.created) ctx.changed(...ticketUris(result.key), ...ticketUris(result.target));
+    if (result.created)
+      ctx.changed(...ticketUris(result.key, { links: true }), ...ticketUris(result.target, { links: true }));
     return Object.assign(linkAnswer(result), { created: result.created });
   },
 });

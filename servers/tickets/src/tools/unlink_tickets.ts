@@ -15,7 +15,7 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const result = unlinkTickets(ctx.deps.db, input, ctx.user);
-    ctx.changed(...ticketUris(result.key), ...ticketUris(result.target));
+    ctx.changed(...ticketUris(result.key, { links: true }), ...ticketUris(result.target, { links: true }));
     return linkAnswer(result);
   },
 });

@@ -36,6 +36,9 @@ const cases = [
       // One more than the default 5: the ticket itself is among them.
       'limit 6',
       'skip it',
+      // A fixed bug reported again is a done ticket: the check looks at closed tickets too.
+      'include_closed true',
+      'may have come back',
       'in backlog',
       'resolution duplicate',
       'the version update_ticket returned (or the one shown below, if nothing was updated)',

@@ -568,6 +568,26 @@ describe('tickets://{key}', () => {
     });
   });
 
+  it('shares a project prefix among the projects it starts, so a big one does not hide the others', async () => {
+    await seedMany(120);
+    await seedProject(client, 'SHOP', 'Shop');
+    await seedTicket(client, { project: 'SHOP', title: 'Till' });
+    await seedProject(client, 'SHED', 'Shed');
+    for (const title of ['Roof', 'Door']) await seedTicket(client, { project: 'SHED', title });
+    for (const typed of ['SH', 'sh', 'S']) {
+      const completion = await complete('tickets://{key}', 'key', typed);
+      // SHED and SHOP have 3 keys in all; SHIP takes the other 97 of 100, in key order.
+      expect(completion.values).toEqual([
+        'SHED-1',
+        'SHED-2',
+        ...Array.from({ length: 97 }, (_, i) => `SHIP-${i + 1}`),
+        'SHOP-1',
+      ]);
+      expect(completion).toMatchObject({ total: 123, hasMore: true });
+    }
+    expect((await complete('tickets://{key}', 'key', 'SHO')).values).toEqual(['SHOP-1']);
+  });
+
   it('notifies a subscription under any spelling of the key, with that spelling', async () => {
     await seedTicket(client, { title: 'Watched' });
     const updates = watchResourceUpdates(client);

@@ -1,5 +1,5 @@
 import { BIDI_CONTROLS, type Completion, InvalidInput, NotFound } from '@shipyard/core';
-import { and, asc, count, countDistinct, desc, eq, gt, inArray, like, lt, sql } from 'drizzle-orm';
+import { and, asc, count, countDistinct, desc, eq, gt, inArray, like, lt, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { history, links, projects, tickets } from '../db/schema.js';
 import { fitComments, lastComments } from './comments.js';
@@ -596,6 +596,43 @@ export function projectKeys(db: Tx, limit: number = LIMITS.projects): string[] {
 }
 
 /** The first LIMITS.completions keys, and how many there are in all (counted only past the cap). */
+/**
+ * The first keys of each project whose key starts with `prefix` (`SH`: SHIP and SHOP), in key order, shared
+ * among them so that a project with many tickets does not fill the answer: each gets as many as it has, up
+ * to an equal part of what the smaller ones leave.
+ */
+function projectsFirstKeys(db: Tx, prefix: string, open: SQL | undefined): Completion {
+  const counts = db
+    .select({ id: projects.id, key: projects.key, n: count() })
+    .from(tickets)
+    .innerJoin(projects, eq(projects.id, tickets.projectId))
+    .where(and(open, like(projects.key, `${prefix}%`)))
+    .groupBy(projects.id)
+    .all();
+  const share = new Map<number, number>();
+  let left = LIMITS.completions;
+  counts
+    .toSorted((a, b) => a.n - b.n)
+    .forEach((project, i, bySize) => {
+      const part = Math.min(project.n, Math.floor(left / (bySize.length - i)));
+      share.set(project.id, part);
+      left -= part;
+    });
+  const values = counts
+    .toSorted((a, b) => (a.key < b.key ? -1 : 1))
+    .flatMap((project) =>
+      db
+        .select({ key: tickets.key })
+        .from(tickets)
+        .where(and(open, eq(tickets.projectId, project.id)))
+        .orderBy(asc(tickets.number))
+        .limit(share.get(project.id) ?? 0)
+        .all()
+        .map((row) => row.key),
+    );
+  return { values, total: counts.reduce((sum, project) => sum + project.n, 0) };
+}
+
 function firstKeys(query: { limit(n: number): { all(): { key: string }[] } }, all: () => number): Completion {
   const values = query
     .limit(LIMITS.completions)
@@ -652,16 +689,12 @@ export function completeTicketKeys(db: Tx, typed: string, scope: { openOnly?: bo
   const match = /^([A-Z][A-Z0-9]*)(?:-([0-9]*))?$/.exec(text);
   if (!match) return [];
   const [, project = '', digits] = match;
+  if (digits === undefined) return projectsFirstKeys(db, project, open);
   const where = and(
     open,
-    digits === undefined
-      ? like(projects.key, `${project}%`)
-      : and(
-          eq(projects.key, project),
-          digits ? sql`cast(${tickets.number} as text) like ${`${digits}%`}` : undefined,
-        ),
+    eq(projects.key, project),
+    digits ? sql`cast(${tickets.number} as text) like ${`${digits}%`}` : undefined,
   );
-  const order = digits === undefined ? [asc(projects.key), asc(tickets.number)] : [asc(tickets.number)];
   const inProject = eq(projects.id, tickets.projectId);
   return firstKeys(
     db
@@ -669,7 +702,7 @@ export function completeTicketKeys(db: Tx, typed: string, scope: { openOnly?: bo
       .from(tickets)
       .innerJoin(projects, inProject)
       .where(where)
-      .orderBy(...order),
+      .orderBy(asc(tickets.number)),
     () => db.select({ n: count() }).from(tickets).innerJoin(projects, inProject).where(where).get()?.n ?? 0,
   );
 }

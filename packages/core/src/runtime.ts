@@ -599,6 +599,7 @@ export class Runtime {
     this.onRequest(server, ReadResourceRequestSchema, (request) => this.readResource(request.params.uri));
     this.onRequest(server, SubscribeRequestSchema, (request) => {
       const { uri } = request.params;
+      this.refuseQuery(uri, 'subscribe to');
       const canonical = this.canonicalUri(uri);
       const spellings = session.subscriptions.get(canonical) ?? new Set();
       let held = 0;
@@ -885,8 +886,9 @@ export class Runtime {
    * A URI with a query or a fragment (`tickets://SHIP-1?x=1`) that names a resource without it: the answer
    * names that one. A template variable would otherwise take the rest as its value (`SHIP-1?x=1`), and its
    * error would not say what was wrong. Only where no resource URI has a query or fragment of its own.
+   * `verb` is what the request does with the URI (read, subscribe to).
    */
-  private refuseQuery(uri: string): void {
+  private refuseQuery(uri: string, verb = 'read'): void {
     const cut = uri.search(/[?#]/);
     if (cut < 0 || this.resources.some((r) => /[?#]|\{[?&#]/.test(r.def.uri))) return;
     const bare = uri.slice(0, cut);
@@ -897,7 +899,7 @@ export class Runtime {
     }
     throw new RpcError(
       RESOURCE_NOT_FOUND,
-      `This server's resource URIs take no query or fragment: read ${named(bare)}`,
+      `This server's resource URIs take no query or fragment: ${verb} ${named(bare)}`,
       { uri },
     );
   }
@@ -985,7 +987,14 @@ export class Runtime {
       complete = prompt.args[argument.name]?.complete;
     } else {
       const resource = this.resources.find((r) => r.def.uri === ref.uri);
-      if (!resource) throw new RpcError(RESOURCE_NOT_FOUND, `Unknown resource template: ${named(ref.uri)}`);
+      if (!resource) {
+        // A bad parameter, as an unknown prompt is (-32602), with the templates that complete.
+        const templates = this.resources.filter((r) => r.template).map((r) => r.def.uri);
+        throw new RpcError(
+          ErrorCode.InvalidParams,
+          `Unknown resource template: ${named(ref.uri)}. Templates: ${templates.join(', ') || 'none'}`,
+        );
+      }
       complete = resource.def.variables?.[argument.name]?.complete;
     }
     if (!complete || argument.value.length > MAX_COMPLETION_VALUE)

@@ -682,6 +682,9 @@ describe('resources', () => {
     for (const uri of ['notes://a1?x=1', 'notes://index#top']) {
       const error = await expectRpcError(client.readResource({ uri }), RESOURCE_NOT_FOUND);
       expect(error.message).toContain(`take no query or fragment: read ${uri.split(/[?#]/)[0]}`);
+      // A subscription is answered alike, not as a value its template would take.
+      const subscribe = await expectRpcError(client.subscribeResource({ uri }), RESOURCE_NOT_FOUND);
+      expect(subscribe.message).toContain(`take no query or fragment: subscribe to ${uri.split(/[?#]/)[0]}`);
     }
     // Nothing without it either: the usual answer.
     const none = await expectRpcError(client.readResource({ uri: 'nowhere://x?y' }), RESOURCE_NOT_FOUND);
@@ -912,7 +915,7 @@ describe('completion', () => {
     expect(none.completion).toEqual({ values: [], total: 0, hasMore: false });
   });
 
-  it('answers an argument without completion with no values, and an unknown prompt with -32602', async () => {
+  it('answers an argument without completion with no values, and an unknown prompt or template with -32602', async () => {
     const { client } = await start();
     const answer = await client.complete({
       ref: { type: 'ref/resource', uri: 'broken://{name}' },
@@ -922,6 +925,16 @@ describe('completion', () => {
     await expectRpcError(
       client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'id', value: '' } }),
       INVALID_PARAMS,
+    );
+    const template = await expectRpcError(
+      client.complete({
+        ref: { type: 'ref/resource', uri: 'notes://{zzz}' },
+        argument: { name: 'zzz', value: '' },
+      }),
+      INVALID_PARAMS,
+    );
+    expect(template.message).toContain(
+      'Unknown resource template: notes://{zzz}. Templates: notes://{id}, tags://{tag}, broken://{name}',
     );
   });
 });

@@ -601,18 +601,19 @@ describe('tickets://{key}', () => {
   });
 
   it('refuses a subscription to text that is no key, which could never hear of a change', async () => {
-    for (const uri of [
-      'tickets://AA-01',
-      'tickets://AA-2?x=1',
-      'tickets://AA-2%23f/history',
-      'tickets://projects/S-1',
-    ]) {
+    for (const uri of ['tickets://AA-01', 'tickets://AA-2%23f/history', 'tickets://projects/S-1']) {
       const error = await client.subscribeResource({ uri }).then(
         () => undefined,
         (e: Error) => e,
       );
       expect(error?.message, uri).toMatch(/is not a key like SHIP(-42)?, so nothing would ever change there/);
     }
+    // A query is no part of a key: the URI without it is named, as a read names it.
+    const query = await expectRpcError(
+      client.subscribeResource({ uri: 'tickets://AA-2?x=1' }),
+      RESOURCE_NOT_FOUND,
+    );
+    expect(query.message).toContain('take no query or fragment: subscribe to tickets://AA-2');
     // A `,` or `/` in a key, which a read answers with what is wrong, matches no resource to subscribe to.
     for (const uri of ['tickets://SHIP-1,SHIP-2', 'tickets://browse/SHIP-1'])
       await expectRpcError(client.subscribeResource({ uri }), RESOURCE_NOT_FOUND);

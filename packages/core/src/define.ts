@@ -134,8 +134,11 @@ export interface ServerDefinition<Deps = any> {
   name: string;
   version: string;
   title?: string;
-  /** Sent to the client at initialize: how the tools fit together. */
-  instructions?: string;
+  /**
+   * Sent to the client at initialize: how the tools fit together. A function is given the names of the
+   * tools this run offers (after --tools and --read-only), so it names no tool that is not there.
+   */
+  instructions?: string | ((offered: ReadonlySet<string>) => string);
   deps: Deps;
   tools: ToolDefinition<any, any, Deps>[];
   resources?: ResourceDefinition<Deps>[];

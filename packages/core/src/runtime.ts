@@ -263,6 +263,8 @@ export class Runtime {
   private readonly options: RuntimeOptions;
   private readonly tools = new Map<string, CompiledTool>();
   private readonly hiddenByReadOnly = new Set<string>();
+  /** The definition's instructions for the tools this run offers. */
+  private readonly instructions: string | undefined;
   private readonly resources: CompiledResource[];
   private readonly prompts = new Map<string, PromptDefinition<unknown>>();
   /** Prompts of the definition not offered, with the tools they call that are not. */
@@ -303,6 +305,10 @@ export class Runtime {
       }
       this.tools.set(tool.name, compileTool(tool));
     }
+    this.instructions =
+      typeof definition.instructions === 'function'
+        ? definition.instructions(new Set(this.tools.keys()))
+        : definition.instructions;
     if (this.tools.size === 0 && all.size > 0) {
       // Allowed (the server still answers, and refuses the hidden tools as forbidden), but worth saying.
       this.log.warn('no tool is offered: --read-only hides every tool --tools allows', {
@@ -395,7 +401,7 @@ export class Runtime {
           prompts: {},
           completions: {},
         },
-        ...(def.instructions ? { instructions: def.instructions } : {}),
+        ...(this.instructions ? { instructions: this.instructions } : {}),
         jsonSchemaValidator: this.validator,
       },
     );

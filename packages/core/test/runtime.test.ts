@@ -89,6 +89,13 @@ describe('initialize', () => {
     });
   });
 
+  it('gives instructions written as a function the tools this run offers', async () => {
+    const definition = createSample();
+    definition.instructions = (offered) => `Offered: ${[...offered].sort().join(', ')}`;
+    harness = await connect(definition, { tools: ['echo_text', 'update_note'], readOnly: true });
+    expect(harness.client.getInstructions()).toBe('Offered: echo_text');
+  });
+
   it('marks the process as one that served a client, for the bin to save its code cache', async () => {
     const served = Symbol.for('shipyard.served');
     const global = globalThis as Record<symbol, unknown>;

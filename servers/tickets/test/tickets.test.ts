@@ -895,6 +895,24 @@ describe('update_ticket', () => {
     expect(badParent.hint).toContain('SHIP-42');
   });
 
+  it('refuses "unassigned" and other words for nobody as a name, naming "none"', async () => {
+    await setup(1);
+    for (const word of ['unassigned', 'Nobody', 'null']) {
+      const error = await updateError({ key: 'SHIP-1', assignee: word }, 'invalid_input');
+      expect(error.message).toBe(`"${word}" is not a name: nobody is written "none"`);
+      expect(error.hint).toContain('"none"');
+      await callError(client, 'search_tickets', { assignee: word }, 'invalid_input');
+      await callError(
+        client,
+        'create_ticket',
+        { project: 'SHIP', title: 'x', reporter: word },
+        'invalid_input',
+      );
+    }
+    expect((await get('SHIP-1', [])).assignee).toBeNull();
+    await update({ key: 'SHIP-1', assignee: 'Nobodyelse' });
+  });
+
   it('refuses "me" when the server has no configured user', async () => {
     const connected = await connectTickets({ user: undefined });
     client = connected.client;

@@ -176,13 +176,22 @@ export const fields = {
   ),
 };
 
+/** Words a model writes for nobody, which would otherwise be stored (or searched for) as a person's name. */
+const NOBODY_WORDS = new Set(['unassigned', 'nobody', 'no one', 'noone', 'null', 'nil']);
+
 /**
  * A person argument as `fields.person` gives it: "me" is the configured user (--user / SHIPYARD_USER),
- * "none" is nobody, any other the name itself.
+ * "none" is nobody, any other the name itself; "unassigned" and other words for nobody are refused, naming
+ * "none".
  */
 export function resolvePerson(name: string, user: string | undefined): string | null {
   const word = name.toLowerCase();
   if (word === 'none') return null;
+  if (NOBODY_WORDS.has(word)) {
+    throw new InvalidInput(`"${name}" is not a name: nobody is written "none"`, {
+      hint: 'Pass "none" for nobody, or the name of a person',
+    });
+  }
   if (word !== 'me') return name;
   if (!user) {
     throw new InvalidInput('"me" needs a configured user, and this server has none', {

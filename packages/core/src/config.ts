@@ -123,17 +123,38 @@ function checkUser(user: string, source: string): void {
   }
 }
 
-export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServerConfig {
-  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
+function parseFlags(argv: readonly string[]) {
   try {
-    ({ values } = parseArgs({ args: [...argv], options: OPTIONS, strict: true, allowPositionals: false }));
+    return parseArgs({
+      args: [...argv],
+      options: OPTIONS,
+      strict: true,
+      allowPositionals: false,
+      tokens: true,
+    });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+}
+
+export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServerConfig {
+  const { values, tokens } = parseFlags(argv);
   // Help and the version answer whatever else is set: a bad value matters to a start they do not make.
   if (values.help || values.version) {
     // The defaults, as no flag and no variable give them (which cannot fail).
     return { ...parseConfig([], {}), help: values.help ?? false, version: values.version ?? false };
+  }
+  // A flag given twice with two values (a host's args and a wrapper's, say) would quietly take the last.
+  const seen = new Map<string, string>();
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.value === undefined) continue;
+    const before = seen.get(token.name);
+    if (before !== undefined && before !== token.value) {
+      throw new UsageError(
+        `--${token.name} is given twice, as "${named(before)}" and "${named(token.value)}": give it once`,
+      );
+    }
+    seen.set(token.name, token.value);
   }
   /** Where a value came from, for error messages: the flag, or else the environment variable. */
   const from = (flag: string, value: string | undefined, name: string) =>

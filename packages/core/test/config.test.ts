@@ -245,6 +245,21 @@ describe('parseConfig', () => {
     expect(parseConfig(['-v'], {}).version).toBe(true);
   });
 
+  it('refuses a flag given twice with two values, and takes one given twice alike', () => {
+    expect(usageError(['--user', 'ana', '--user', 'bob']).message).toBe(
+      '--user is given twice, as "ana" and "bob": give it once',
+    );
+    expect(usageError(['--data-dir=/a', '--read-only', '--data-dir', '/b']).message).toContain(
+      '--data-dir is given twice, as "/a" and "/b"',
+    );
+    expect(parseConfig(['--user', 'ana', '--user', 'ana', '--read-only', '--read-only'], {})).toMatchObject({
+      user: 'ana',
+      readOnly: true,
+    });
+    // Help still answers.
+    expect(parseConfig(['--user', 'ana', '--user', 'bob', '--help'], {}).help).toBe(true);
+  });
+
   it('rejects a bad transport', () => {
     expect(usageError(['--transport', 'sse']).message).toContain(
       '--transport must be stdio or http, got "sse"',

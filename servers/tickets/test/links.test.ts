@@ -358,9 +358,14 @@ describe('unlink_tickets', () => {
     expect((await unlinkError('SHIP-2', 'relates', 'SHIP-1', 'not_found')).hint).toBe(
       'SHIP-2 blocked_by SHIP-1: call unlink_tickets with type blocked_by',
     );
+    // Every link the two have is named.
+    await link('SHIP-2', 'relates', 'SHIP-1');
+    expect((await unlinkError('SHIP-2', 'duplicates', 'SHIP-1', 'not_found')).hint).toBe(
+      'SHIP-2 blocked_by SHIP-1; SHIP-2 relates SHIP-1: call unlink_tickets with type blocked_by or relates',
+    );
     await unlinkError('SHIP-1', 'blocks', 'SHIP-77', 'not_found');
     await unlinkError('SHIP-1', 'blocks', 'SHIP-1', 'invalid_input');
-    expect(rows()).toHaveLength(1);
+    expect(rows()).toHaveLength(2);
   });
 
   it('a second unlink answers not_found and changes nothing', async () => {

@@ -265,14 +265,16 @@ export function unlinkTickets(
       const [from, to] = endsOf(tx, input.key, input.target);
       const row = sameRow(tx, canonical(from, input.type, to));
       if (!row) {
-        // Name the link the two tickets do have, if any, as read from `key`.
-        const actual = LINK_TYPES.find(
+        // Name the links the two tickets do have, if any, as read from `key`.
+        const actual = LINK_TYPES.filter(
           (type) => type !== input.type && sameRow(tx, canonical(from, type, to)),
         );
         throw new NotFound(`${from.key} has no ${input.type} link to ${to.key}`, {
-          hint: actual
-            ? `${from.key} ${actual} ${to.key}: call unlink_tickets with type ${actual}`
-            : `${from.key} and ${to.key} are not linked; get_ticket with include links shows a ticket's links`,
+          hint:
+            actual.length > 0
+              ? `${actual.map((type) => `${from.key} ${type} ${to.key}`).join('; ')}: call unlink_tickets with ` +
+                `type ${actual.join(' or ')}`
+              : `${from.key} and ${to.key} are not linked; get_ticket with include links shows a ticket's links`,
         });
       }
       const at = nowIso();

@@ -260,30 +260,37 @@ describe('link_tickets', () => {
     const updates = watchResourceUpdates(client);
     for (const uri of ['tickets://SHIP-1/links', 'tickets://ship-2/links', 'tickets://SHIP-3/links'])
       await client.subscribeResource({ uri });
-    const after = async (change: () => Promise<unknown>, expected: string[]) => {
+    /** The links pages notified by `changes`, in order; the last change must notify, to know all arrived. */
+    const heard = async (changes: () => Promise<unknown>, last: string[]) => {
       updates.length = 0;
-      await change();
-      await expect.poll(() => [...new Set(updates)].sort()).toEqual(expected);
+      await changes();
+      await expect.poll(() => updates.slice(-last.length).sort()).toEqual(last);
+      return [...updates];
     };
-    await after(
-      () => link('SHIP-1', 'blocks', 'SHIP-2'),
-      ['tickets://SHIP-1/links', 'tickets://ship-2/links'],
-    );
-    await after(
-      () => callOk(client, 'update_ticket', { key: 'SHIP-2', title: 'Renamed' }),
-      ['tickets://SHIP-1/links'],
-    );
-    await after(
+    expect(
+      await heard(
+        () => link('SHIP-1', 'blocks', 'SHIP-2'),
+        ['tickets://SHIP-1/links', 'tickets://ship-2/links'],
+      ),
+    ).toHaveLength(2);
+    expect(
+      await heard(
+        () => callOk(client, 'update_ticket', { key: 'SHIP-2', title: 'Renamed' }),
+        ['tickets://SHIP-1/links'],
+      ),
+    ).toEqual(['tickets://SHIP-1/links']);
+    await heard(
       () => unlink('SHIP-2', 'blocked_by', 'SHIP-1'),
       ['tickets://SHIP-1/links', 'tickets://ship-2/links'],
     );
-    // A comment, or an edit of an unlinked ticket, changes no links page: the next change is the only one heard.
-    await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'no link' });
-    await callOk(client, 'update_ticket', { key: 'SHIP-2', title: 'Renamed again' });
-    await after(
-      () => link('SHIP-3', 'relates', 'SHIP-1'),
-      ['tickets://SHIP-1/links', 'tickets://SHIP-3/links'],
-    );
+    // A comment, or an edit of a ticket no longer linked, changes no links page: only the link after them is heard.
+    const quiet = await heard(async () => {
+      await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'no link' });
+      await callOk(client, 'update_ticket', { key: 'SHIP-2', title: 'Renamed again' });
+      await callOk(client, 'update_ticket', { key: 'SHIP-1', priority: 'high' });
+      await link('SHIP-3', 'relates', 'SHIP-1');
+    }, ['tickets://SHIP-1/links', 'tickets://SHIP-3/links']);
+    expect(quiet.sort()).toEqual(['tickets://SHIP-1/links', 'tickets://SHIP-3/links']);
   });
 
   it('tells the page of a blocked project when a ticket with hundreds of links changes status', async () => {

@@ -109,43 +109,64 @@ function reaches(tx: Tx, type: StoredType, from: number, to: number): boolean {
   return found !== undefined;
 }
 
+/** Levels a path search walks a query at a time before it reads all the links it can reach at once. */
+const LEVELS_ONE_BY_ONE = 16;
+
 /**
  * Ids on a shortest path `from` -> … -> `to` along links of this type (source to target), or undefined.
- * The links out of every ticket `from` reaches come in one statement, and the path is found among them
- * breadth first: linear in those links however long the chain (a query a level took 1.7 s for a chain of
- * 60,000).
+ * Breadth first, each ticket visited once: a query a level for the first LEVELS_ONE_BY_ONE levels (a short
+ * cycle is found in a few milliseconds however large the graph behind it), then the links out of every
+ * ticket still to visit in one statement (a chain of 60,000 took 1.7 s a level at a time, and takes 0.2 s).
  */
 function findPath(tx: Tx, type: StoredType, from: number, to: number): number[] | undefined {
+  const parent = new Map<number, number | null>([[from, null]]);
+  const pathTo = () => {
+    const path = [to];
+    for (let at = parent.get(to); at != null; at = parent.get(at)) path.push(at);
+    return path.reverse();
+  };
+  /** Visits the targets of `edges` not seen yet; true once `to` is among them. */
+  const visit = (edges: { source: number; target: number }[], next: number[]) => {
+    for (const { source, target } of edges) {
+      if (parent.has(target)) continue;
+      parent.set(target, source);
+      if (target === to) return true;
+      next.push(target);
+    }
+    return false;
+  };
+  let frontier = [from];
+  for (let level = 0; level < LEVELS_ONE_BY_ONE && frontier.length > 0; level++) {
+    const next: number[] = [];
+    for (let i = 0; i < frontier.length; i += 500) {
+      const edges = tx
+        .select({ source: links.sourceId, target: links.targetId })
+        .from(links)
+        .where(and(eq(links.type, type), inArray(links.sourceId, frontier.slice(i, i + 500))))
+        .all();
+      if (visit(edges, next)) return pathTo();
+    }
+    frontier = next;
+  }
+  if (frontier.length === 0) return undefined;
+  // Deeper: every link out of what the frontier reaches, in one statement, walked in memory.
   const edges = tx.all<{ source: number; target: number }>(sql`
     WITH RECURSIVE reach(id) AS (
-      SELECT CAST(${from} AS INTEGER)
+      SELECT value FROM json_each(${JSON.stringify(frontier)})
       UNION
       SELECT l.target_id FROM reach JOIN links l ON l.source_id = reach.id AND l.type = ${type}
     )
     SELECT l.source_id AS source, l.target_id AS target
       FROM reach JOIN links l ON l.source_id = reach.id AND l.type = ${type}`);
-  const out = new Map<number, number[]>();
-  for (const { source, target } of edges) {
-    const targets = out.get(source);
-    if (targets) targets.push(target);
-    else out.set(source, [target]);
+  const out = new Map<number, { source: number; target: number }[]>();
+  for (const edge of edges) {
+    const list = out.get(edge.source);
+    if (list) list.push(edge);
+    else out.set(edge.source, [edge]);
   }
-  const parent = new Map<number, number | null>([[from, null]]);
-  let frontier = [from];
   while (frontier.length > 0) {
     const next: number[] = [];
-    for (const source of frontier) {
-      for (const target of out.get(source) ?? []) {
-        if (parent.has(target)) continue;
-        parent.set(target, source);
-        if (target === to) {
-          const path = [to];
-          for (let at = parent.get(to); at != null; at = parent.get(at)) path.push(at);
-          return path.reverse();
-        }
-        next.push(target);
-      }
-    }
+    for (const source of frontier) if (visit(out.get(source) ?? [], next)) return pathTo();
     frontier = next;
   }
   return undefined;

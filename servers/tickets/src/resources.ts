@@ -4,6 +4,7 @@ import {
   completeHistoryPages,
   completeProjects,
   completeTicketKeys,
+  decoded,
   listedName,
   projectKeys,
   projectMarkdown,
@@ -38,7 +39,7 @@ function canonicalKey(value: string | undefined, pattern: RegExp, example: strin
  * are; undefined for any other text, which the resource's read answers. `template` is the resource whose
  * variable it is.
  */
-function notAResource(variable: string | undefined, template: 'ticket' | 'history' | 'project') {
+function notAResource(variable: string | undefined, template: 'ticket' | 'history' | 'links' | 'project') {
   const key = uriKey(variable);
   // `tickets://PROJECTS` is no ticket key, but the list in another case.
   if (template === 'ticket' && key === 'PROJECTS') {
@@ -51,8 +52,8 @@ function notAResource(variable: string | undefined, template: 'ticket' | 'histor
   const [path, segments] =
     template === 'project'
       ? [`projects/${given}`, ['PROJECTS', ...key.split('/')]]
-      : template === 'history'
-        ? [`${given}/history`, [...key.split('/'), 'HISTORY']]
+      : template === 'history' || template === 'links'
+        ? [`${given}/${template}`, [...key.split('/'), template.toUpperCase()]]
         : [given, key.split('/')];
   // The client's text, cut (at 200 characters) and with controls and bidi escaped, as other errors name it.
   const missing = (hint: string) =>
@@ -157,17 +158,33 @@ export const historyPageResource = defineResource<TicketsDeps>({
         completeHistoryPages(ctx.deps.db, ctx.arguments.key, value),
     },
   },
-  read: ({ key, upto = '' }, ctx) =>
-    snapshot(ctx.deps.db, () => {
-      const last = CHANGE_NUMBER.test(upto) ? Number(upto) : 0;
+  canonical: ({ key, upto }) => {
+    const number = decoded(upto);
+    if (!CHANGE_NUMBER.test(number)) {
+      throw new InvalidInput(
+        `"${named(clip(number, 20))}" is not a change number like 37, so no page is there`,
+        {
+          hint: 'Read the history to see the URI of its page before, then subscribe to that one',
+        },
+      );
+    }
+    return { key: canonicalKey(key, TICKET_KEY, 'SHIP-42'), upto: number };
+  },
+  read: ({ key, upto }, ctx) => {
+    const elsewhere = notAResource(key, 'history');
+    if (elsewhere) throw elsewhere;
+    return snapshot(ctx.deps.db, () => {
+      const number = decoded(upto);
+      const last = CHANGE_NUMBER.test(number) ? Number(number) : 0;
       const page = ticketHistory(ctx.deps.db, key, last);
       // Past the last change, a page would change as changes come, and no one would hear of it.
       if (last >= 1 && last <= page.total) return page;
       throw new NotFound(
-        `${page.key} has no change number "${named(clip(upto, 20))}": its changes are 1 to ${page.total}`,
+        `${page.key} has no change number "${named(clip(number, 20))}": its changes are 1 to ${page.total}`,
         { hint: `Read tickets://${page.key}/history for the latest changes and the URI of the page before` },
       );
-    }),
+    });
+  },
 });
 
 export const linksResource = defineResource<TicketsDeps>({
@@ -181,7 +198,11 @@ export const linksResource = defineResource<TicketsDeps>({
   mimeType: 'application/json',
   variables: { key: keyVariable },
   canonical: ({ key }) => ({ key: canonicalKey(key, TICKET_KEY, 'SHIP-42') }),
-  read: ({ key }, ctx) => snapshot(ctx.deps.db, () => ticketLinks(ctx.deps.db, key)),
+  read: ({ key }, ctx) => {
+    const elsewhere = notAResource(key, 'links');
+    if (elsewhere) throw elsewhere;
+    return snapshot(ctx.deps.db, () => ticketLinks(ctx.deps.db, key));
+  },
 });
 
 export const ticketResource = defineResource<TicketsDeps>({

@@ -752,6 +752,29 @@ describe('tickets://{key}/history/{upto}', () => {
     }
     await expectRpcError(client.readResource({ uri: 'tickets://SHIP-9/history/1' }), RESOURCE_NOT_FOUND);
     expect(news(await page('tickets://SHIP-1/history/1'))).toEqual(['SHIP-1']);
+    // Percent-encoded as any URI variable may be.
+    expect(news(await page('tickets://SHIP-1/history/%31'))).toEqual(['SHIP-1']);
+    // A ticket's other parts are named, as under the history.
+    const part = await expectRpcError(
+      client.readResource({ uri: 'tickets://SHIP-1%2Fcomments/history/1' }),
+      RESOURCE_NOT_FOUND,
+    );
+    expect(part.message).toContain('tickets://SHIP-1/history and tickets://SHIP-1/links');
+  });
+
+  it('refuses a subscription to a page that is no change number or no key, and takes one that is', async () => {
+    for (const [uri, said] of [
+      ['tickets://SHIP-1/history/zzz', '"zzz" is not a change number like 37'],
+      ['tickets://SHIP-1/history/007', '"007" is not a change number like 37'],
+      ['tickets://garbage/history/3', 'is not a key like SHIP-42'],
+    ] as const) {
+      const error = await client.subscribeResource({ uri }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(error?.message, uri).toContain(said);
+    }
+    await client.subscribeResource({ uri: 'tickets://ship-1/history/%37' });
   });
 
   it('completes the change numbers its pages end at, for the key given', async () => {
@@ -766,6 +789,27 @@ describe('tickets://{key}/history/{upto}', () => {
       ).completion.values;
     expect(await pages('ship-1', '')).toEqual(['70', '20']);
     expect(await pages('SHIP-1', '2')).toEqual(['20']);
+    const all = await client.complete({
+      ref: { type: 'ref/resource', uri: 'tickets://{key}/history/{upto}' },
+      argument: { name: 'upto', value: '' },
+      context: { arguments: { key: 'SHIP-1' } },
+    });
+    expect(all.completion).toMatchObject({ total: 2, hasMore: false });
+    // Past 100 pages, the first 100 and the count of all.
+    const id = connected.database.db.select().from(tickets).where(eq(tickets.key, 'SHIP-1')).get()?.id ?? 0;
+    const at = new Date(Date.UTC(2025, 1, 1)).toISOString();
+    connected.database.db
+      .insert(history)
+      .values(Array.from({ length: 5_000 }, () => ({ ticketId: id, field: 'estimate', changedAt: at })))
+      .run();
+    const many = await client.complete({
+      ref: { type: 'ref/resource', uri: 'tickets://{key}/history/{upto}' },
+      argument: { name: 'upto', value: '' },
+      context: { arguments: { key: 'SHIP-1' } },
+    });
+    expect(many.completion.values).toHaveLength(100);
+    expect(many.completion.values[0]).toBe('5070');
+    expect(many.completion).toMatchObject({ total: 102, hasMore: true });
     expect(await pages('SHIP-9', '')).toEqual([]);
     expect(await pages(undefined, '')).toEqual([]);
   });

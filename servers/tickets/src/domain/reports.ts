@@ -108,7 +108,7 @@ export function fenced(text: string): string {
 }
 
 /** A URI variable as the user typed it: percent-decoded when that is valid. */
-function decoded(value: string | undefined): string {
+export function decoded(value: string | undefined): string {
   try {
     return decodeURIComponent(value ?? '').trim();
   } catch {
@@ -656,15 +656,18 @@ export function completeProjects(db: Tx, typed: string): Completion {
  * The change numbers a ticket's history pages end at (as `older` names them, newest first) that start with
  * what was typed; none for text that names no ticket.
  */
-export function completeHistoryPages(db: Tx, key: string | undefined, typed: string): string[] {
+export function completeHistoryPages(db: Tx, key: string | undefined, typed: string): Completion {
   const row = findTicketRow(db, uriKey(key));
   if (!row) return [];
   const total = db.select({ n: count() }).from(history).where(eq(history.ticketId, row.id)).get()?.n ?? 0;
   const ends: string[] = [];
-  for (let end = total - LIMITS.history; end >= 1 && ends.length < 100; end -= LIMITS.history) {
-    if (String(end).startsWith(typed.trim())) ends.push(String(end));
+  let matching = 0;
+  for (let end = total - LIMITS.history; end >= 1; end -= LIMITS.history) {
+    if (!String(end).startsWith(typed.trim())) continue;
+    matching++;
+    if (ends.length < LIMITS.completions) ends.push(String(end));
   }
-  return ends;
+  return { values: ends, total: matching };
 }
 
 /**

@@ -62,40 +62,77 @@ describe('create_project', () => {
     expect((await callOk<Listed>(client, 'list_projects')).projects.map((p) => p.name)).toEqual(['Shipyard']);
   });
 
-  it('refuses a name another project has, in any case or spacing, naming that project', async () => {
+  it('refuses a name another project has, in any case or blanks around it, naming that project', async () => {
     ({ client } = await connectTickets());
-    await seedProject(client, 'SHIP', 'Shipyard');
-    for (const name of ['Shipyard', 'SHIPYARD', ' ship yard ']) {
+    await seedProject(client, 'SHIP', 'Ship yard');
+    for (const name of ['Ship yard', 'SHIP YARD', ' ship   yard ']) {
       const taken = await callError(client, 'create_project', { key: 'YARD', name }, 'conflict');
-      expect(taken.message).toBe('Project SHIP already has the name "Shipyard"');
+      expect(taken.message).toBe('Project SHIP already has the name "Ship yard"');
       expect(taken.hint).toBe('Use SHIP, or choose another name');
     }
-    await callOk(client, 'create_project', { key: 'YARD', name: 'Shipyard 2' });
+    // Names that differ in more than case and blanks are two names: C# and C++, with and without a blank.
+    for (const [key, name] of [
+      ['YARD', 'Shipyard'],
+      ['CS', 'C# SDK'],
+      ['CPP', 'C++ SDK'],
+    ])
+      await callOk(client, 'create_project', { key, name });
+    // A name of no letter is compared as it is.
+    await callOk(client, 'create_project', { key: 'ROCKET', name: '🚀' });
+    await callError(client, 'create_project', { key: 'ROCKET2', name: '🚀' }, 'conflict');
     expect((await callOk<Listed>(client, 'list_projects')).projects.map((p) => p.key)).toEqual([
+      'CPP',
+      'CS',
+      'ROCKET',
       'SHIP',
       'YARD',
     ]);
   });
 
-  it("answers a project's name given for its key with that key", async () => {
+  it("answers a project's name given for its key with that key, and other text with what a key is", async () => {
     ({ client } = await connectTickets());
     await seedProject(client, 'SHIP', 'Shipyard');
-    await seedProject(client, 'WEB', 'Web site');
+    await seedProject(client, 'MOB', 'Mobile App');
     const create = await callError(
       client,
       'create_ticket',
       { project: 'Shipyard', title: 'Hi' },
       'not_found',
     );
-    expect(create.message).toBe('No project with key "SHIPYARD"; "Shipyard" is the name of project SHIP');
+    expect(create.message).toBe('No project with key "Shipyard"; "Shipyard" is the name of project SHIP');
     expect(create.hint).toBe('Pass the project key, SHIP');
-    // Spelt without its blank, through the search's lookup.
-    const search = await callError(client, 'search_tickets', { project: 'website' }, 'not_found');
-    expect(search.message).toMatch(/^No project with key "website"; "Web site" is the name of project WEB$/i);
-    // Neither a key nor a name: the list of keys.
+    // A name with a blank, which cannot look like a key, through the search's lookup and the duplicate check.
+    for (const [tool, args] of [
+      ['search_tickets', { project: 'mobile app' }],
+      ['find_similar_tickets', { title: 'Crash', project: 'Mobile App' }],
+    ] as const) {
+      const error = await callError(client, tool, args, 'not_found');
+      expect(error.message).toBe(
+        `No project with key "${args.project}"; "Mobile App" is the name of project MOB`,
+      );
+    }
+    // Neither a key nor a name: the list of keys, and for text that cannot be a key, what a key is.
     const neither = await callError(client, 'create_ticket', { project: 'NOPE', title: 'Hi' }, 'not_found');
     expect(neither.message).toBe('No project with key "NOPE"');
     expect(neither.hint).toContain('list_projects');
+    const shape = await callError(
+      client,
+      'create_ticket',
+      { project: 'SHIP_X', title: 'Hi' },
+      'invalid_input',
+    );
+    expect(shape.message).toBe(
+      'No project with key "SHIP_X": a key is a letter, then 1-9 letters or digits, e.g. SHIP',
+    );
+    // A ticket key names its project.
+    const ticket = await callError(
+      client,
+      'create_ticket',
+      { project: 'ship-1', title: 'Hi' },
+      'invalid_input',
+    );
+    expect(ticket.message).toBe('"ship-1" is a ticket key; its project is SHIP');
+    expect(ticket.hint).toBe('Pass the project key, SHIP');
   });
 
   it('takes project keys in any case and stores them upper-case', async () => {

@@ -163,10 +163,10 @@ describe('create_ticket', () => {
       'Invalid arguments for create_ticket: `due_date` must be a real calendar date',
     );
     expect((await refuse({ project: 'SHIP-1' })).message).toBe(
-      'Invalid arguments for create_ticket: `project` must be a project key: SHIP-1 is a ticket key of project SHIP',
+      '"SHIP-1" is a ticket key; its project is SHIP',
     );
     expect((await refuse({ project: 'SHIP_X' })).message).toBe(
-      'Invalid arguments for create_ticket: `project` must be a letter, then 1-9 letters or digits, e.g. SHIP',
+      'No project with key "SHIP_X": a key is a letter, then 1-9 letters or digits, e.g. SHIP',
     );
     expect((await refuse({ title: '   ' })).message).toBe(
       'Invalid arguments for create_ticket: `title` must have a visible character',

@@ -17,6 +17,8 @@ export type Status = (typeof STATUSES)[number];
 export type Priority = (typeof PRIORITIES)[number];
 
 export const PROJECT_KEY = /^[A-Z][A-Z0-9]{1,9}$/;
+/** What a project key looks like, in words. */
+export const PROJECT_KEY_RULE = 'a letter, then 1-9 letters or digits, e.g. SHIP';
 export const TICKET_KEY = /^[A-Z][A-Z0-9]{1,9}-[1-9][0-9]{0,8}$/;
 
 /** backlog -> todo -> in_progress -> in_review -> done; any open status -> cancelled; done/cancelled -> todo. */
@@ -178,53 +180,56 @@ export function localDate(at = new Date()): string {
     .join('-');
 }
 
-/** Letters and digits only, in lower case, without accents: how two spellings of one label or name compare. */
-export const folded = (text: string) =>
-  text
-    .normalize('NFKD')
-    .replace(/[^\p{L}\p{N}]/gu, '')
-    .toLowerCase();
+/** A project's name as two spellings of it compare: composed, in lower case, each run of blanks one space. */
+const nameKey = (name: string) => name.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
 
-/** The one project whose name is spelt like `text` (see {@link folded}), if any. */
-export function projectNamed(db: Tx, text: string): ProjectRow | undefined {
-  const wanted = folded(text);
-  if (!wanted) return undefined;
-  const found = db
+/** The projects whose name is `text` in any case or spacing (see {@link nameKey}), in key order. */
+export function projectsNamed(db: Tx, text: string): ProjectRow[] {
+  const wanted = nameKey(text);
+  if (!wanted) return [];
+  return db
     .select()
     .from(projects)
+    .orderBy(projects.key)
     .all()
-    .filter((row) => folded(row.name) === wanted);
-  return found.length === 1 ? found[0] : undefined;
+    .filter((row) => nameKey(row.name) === wanted);
 }
 
 /**
- * No project has key `key` (as given, trimmed); when it is a project's name (`Shipyard` for SHIP), the
- * error says which project's, so a model passes that key rather than create a second project.
+ * No project has key `given` (as given, trimmed). A ticket key names its project; a project's name
+ * (`Shipyard` for SHIP) is answered with its key, so a model passes that key rather than create a second
+ * project; other text that cannot be a key says what a key looks like.
  */
-export function projectNotFound(db: Tx, key: string): NotFound {
-  const shown = clip(key.trim(), 40);
-  const byName = projectNamed(db, key);
-  if (byName) {
+export function projectNotFound(db: Tx, given: string): NotFound | InvalidInput {
+  const text = given.trim();
+  const shown = named(clip(text, 40));
+  const upper = text.toUpperCase();
+  if (TICKET_KEY.test(upper)) {
+    return new InvalidInput(`"${shown}" is a ticket key; its project is ${projectOfKey(upper)}`, {
+      hint: `Pass the project key, ${projectOfKey(upper)}`,
+    });
+  }
+  const [byName, ...others] = projectsNamed(db, text);
+  if (byName && others.length === 0) {
     return new NotFound(
-      `No project with key "${named(shown)}"; ${quoteText(byName.name)} is the name of project ${byName.key}`,
-      { hint: `Pass the project key, ${byName.key}` },
+      `No project with key "${shown}"; ${quoteText(byName.name)} is the name of project ${byName.key}`,
+      {
+        hint: `Pass the project key, ${byName.key}`,
+      },
     );
   }
-  return new NotFound(`No project with key "${named(shown)}"`, {
+  if (!PROJECT_KEY.test(upper)) {
+    return new InvalidInput(`No project with key "${shown}": a key is ${PROJECT_KEY_RULE}`, {
+      hint: 'Call list_projects to see the project keys',
+    });
+  }
+  return new NotFound(`No project with key "${shown}"`, {
     hint: 'Call list_projects to see the project keys, or create_project to add one',
   });
 }
 
 export function getProjectRow(db: Tx, key: string): ProjectRow {
   const normalised = key.trim().toUpperCase();
-  if (TICKET_KEY.test(normalised)) {
-    throw new InvalidInput(
-      `"${named(key.trim())}" is a ticket key; its project is ${projectOfKey(normalised)}`,
-      {
-        hint: `Pass the project key, ${projectOfKey(normalised)}`,
-      },
-    );
-  }
   const row = PROJECT_KEY.test(normalised) ? findProjectRow(db, normalised) : undefined;
   if (!row) throw projectNotFound(db, key);
   return row;

@@ -1,7 +1,7 @@
 import { Conflict, quoteText } from '@shipyard/core';
 import { eq } from 'drizzle-orm';
 import { projects } from '../db/schema.js';
-import { type ProjectRow, projectNamed, type TicketsDb } from './model.js';
+import { type ProjectRow, projectsNamed, type TicketsDb } from './model.js';
 
 export interface Project {
   key: string;
@@ -34,7 +34,7 @@ export function createProject(
         });
       }
       // One name a project: a name then tells a key (see projectNotFound), and no team splits in two.
-      const named = projectNamed(tx, input.name);
+      const [named] = projectsNamed(tx, input.name);
       if (named) {
         throw new Conflict(`Project ${named.key} already has the name ${quoteText(named.name)}`, {
           hint: `Use ${named.key}, or choose another name`,

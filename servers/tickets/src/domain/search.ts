@@ -22,7 +22,6 @@ import { type SQL, sql } from 'drizzle-orm';
 import { indexNewTickets, leftOutNote } from './indexing.js';
 import {
   findTicketRow,
-  folded,
   getProjectRow,
   getTicketRow,
   head,
@@ -730,6 +729,13 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   ].filter((note) => note !== undefined);
   return notes.length > 0 ? Object.assign(found, { note: notes.join('. ') }) : found;
 }
+
+/** Letters and digits only, in lower case, without accents: how two spellings of one label or name compare. */
+const folded = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]/gu, '')
+    .toLowerCase();
 
 /**
  * For a search that found nothing, the labels or names in use that a label or assignee filter may have meant:

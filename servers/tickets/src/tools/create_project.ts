@@ -1,7 +1,8 @@
 import { defineTool, type ToolContext, z } from '@shipyard/core';
+import { PROJECT_KEY_RULE } from '../domain/model.js';
 import { createProject } from '../domain/projects.js';
 import type { TicketsDeps } from '../server.js';
-import { lineOfText, markdown, PROJECT_KEY_ANY_CASE, PROJECT_KEY_RULE } from './shared.js';
+import { lineOfText, markdown, PROJECT_KEY_ANY_CASE } from './shared.js';
 
 export default defineTool({
   name: 'create_project',

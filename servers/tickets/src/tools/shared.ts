@@ -1,6 +1,6 @@
 import { InvalidInput, MAX_NAME_CHARS, personName, z } from '@shipyard/core';
 import { MAX_COMMENT_CHARS } from '../domain/comments.js';
-import { chars, normaliseLabel, PRIORITIES, projectOfKey, TICKET_KEY, TYPES } from '../domain/model.js';
+import { chars, normaliseLabel, PRIORITIES, TYPES } from '../domain/model.js';
 
 // Output schemas name enum fields as plain strings: the input schemas already list the values, and
 // repeating them in every output would cost tokens in each tools/list.
@@ -105,28 +105,13 @@ export const markdown = (max: number) =>
 
 /** A project key as typed: PROJECT_KEY in any case. */
 export const PROJECT_KEY_ANY_CASE = /^[A-Za-z][A-Za-z0-9]{1,9}$/;
-export const PROJECT_KEY_RULE = 'a letter, then 1-9 letters or digits, e.g. SHIP';
-
-/** What a project key given as `input` should have been: a ticket key names its project. */
-function projectKeyError({ input }: { input: unknown }): string {
-  const key = typeof input === 'string' ? input.toUpperCase() : '';
-  return TICKET_KEY.test(key)
-    ? `must be a project key: ${key} is a ticket key of project ${projectOfKey(key)}`
-    : `must be ${PROJECT_KEY_RULE}`;
-}
 
 /** Input field definitions reused by several tools, so their descriptions and bounds agree. */
 export const fields = {
-  // An existing project's key, in any case (`ship` is SHIP). The key rules are checked, but left out of the
-  // JSON Schema: they matter when creating a project (create_project's key) and cost tokens in every tool.
-  project: z
-    .string()
-    .trim()
-    .min(2)
-    .max(10)
-    .refine((key) => PROJECT_KEY_ANY_CASE.test(key), { error: projectKeyError })
-    .transform((key) => key.toUpperCase())
-    .describe('Project key, e.g. SHIP'),
+  // An existing project's key, in any case (`ship` is SHIP). Not checked against the key rules here: text
+  // that is no key is answered by the lookup (domain/model.ts projectNotFound), which tells a project's name
+  // (`Mobile App`) its key and a ticket key its project. At most a project name's length.
+  project: z.string().trim().min(2).max(100).describe('Project key, e.g. SHIP'),
   key: z.string().max(24).describe('Ticket key, e.g. SHIP-42'),
   // One line, and something visible must be left (not only zero-width characters).
   title: lineOfText(200).describe('One-line summary'),

@@ -911,6 +911,18 @@ describe('update_ticket', () => {
     }
     expect((await get('SHIP-1', [])).assignee).toBeNull();
     await update({ key: 'SHIP-1', assignee: 'Nobodyelse' });
+    // The configured user's own name is a name: "me" stores it, and it can be searched for.
+    const own = await connectTickets({ user: 'Nobody' });
+    try {
+      await seedProject(own.client);
+      await callOk(own.client, 'create_ticket', { project: 'SHIP', title: 'Mine', assignee: 'me' });
+      const found = await callOk<{ items: { assignee: string }[] }>(own.client, 'search_tickets', {
+        assignee: 'nobody',
+      });
+      expect(found.items.map((item) => item.assignee)).toEqual(['Nobody']);
+    } finally {
+      await own.client.close();
+    }
   });
 
   it('refuses "me" when the server has no configured user', async () => {

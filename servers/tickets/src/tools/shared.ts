@@ -167,12 +167,13 @@ const NOBODY_WORDS = new Set(['unassigned', 'nobody', 'no one', 'noone', 'null',
 /**
  * A person argument as `fields.person` gives it: "me" is the configured user (--user / SHIPYARD_USER),
  * "none" is nobody, any other the name itself; "unassigned" and other words for nobody are refused, naming
- * "none".
+ * "none" (but for the configured user's own name).
  */
 export function resolvePerson(name: string, user: string | undefined): string | null {
   const word = name.toLowerCase();
   if (word === 'none') return null;
-  if (NOBODY_WORDS.has(word)) {
+  // Unless it is the configured user's name, which "me" stores.
+  if (NOBODY_WORDS.has(word) && word !== user?.toLowerCase()) {
     throw new InvalidInput(`"${name}" is not a name: nobody is written "none"`, {
       hint: 'Pass "none" for nobody, or the name of a person',
     });

@@ -145,11 +145,12 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     return { ...parseConfig([], {}), help: values.help ?? false, version: values.version ?? false };
   }
   // A flag given twice with two values (a host's args and a wrapper's, say) would quietly take the last.
+  // Values compare as they are read, without the blanks around them.
   const seen = new Map<string, string>();
   for (const token of tokens) {
     if (token.kind !== 'option' || token.value === undefined) continue;
     const before = seen.get(token.name);
-    if (before !== undefined && before !== token.value) {
+    if (before !== undefined && before.trim() !== token.value.trim()) {
       throw new UsageError(
         `--${token.name} is given twice, as "${named(before)}" and "${named(token.value)}": give it once`,
       );

@@ -252,10 +252,12 @@ describe('parseConfig', () => {
     expect(usageError(['--data-dir=/a', '--read-only', '--data-dir', '/b']).message).toContain(
       '--data-dir is given twice, as "/a" and "/b"',
     );
-    expect(parseConfig(['--user', 'ana', '--user', 'ana', '--read-only', '--read-only'], {})).toMatchObject({
-      user: 'ana',
-      readOnly: true,
-    });
+    expect(parseConfig(['--user', 'ana', '--user', ' ana ', '--read-only', '--read-only'], {})).toMatchObject(
+      {
+        user: 'ana',
+        readOnly: true,
+      },
+    );
     // Help still answers.
     expect(parseConfig(['--user', 'ana', '--user', 'bob', '--help'], {}).help).toBe(true);
   });

@@ -71,9 +71,9 @@ export const triageTicket = definePrompt<TicketsDeps>({
           `Triage ticket ${k}. It is attached below as it is now: fields, version, description, links and ` +
             'last comments.',
           `1. Call \`find_similar_tickets\` with its title, its description, include_closed true and limit 6 ` +
-            `(it finds ${k} too: skip it). A done ticket that is the same work means it may have come back: ` +
-            `say so, and go on. If an open ticket is clearly the same work, say so and offer to close ${k} as ` +
-            `its copy. If I agree, ` +
+            `(it finds ${k} too: skip it). A done ticket that is the same work means it may have come back, ` +
+            'and a cancelled one that it was dropped before: say so, and go on. If an open ticket is clearly ' +
+            `the same work, say so and offer to close ${k} as its copy. If I agree, ` +
             `call \`link_tickets\` with key ${k}, type duplicates and the other ticket as target, then ` +
             `\`transition_ticket\` ${k} to cancelled with resolution duplicate, and stop there.`,
           '2. Call `search_tickets` with two or three words of the title: its summaries show the type, ' +

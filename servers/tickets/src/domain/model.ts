@@ -411,16 +411,15 @@ export function shownOn(db: Tx, key: string, { blocking = false } = {}): string[
     JOIN links l ON l.source_id = me.id AND l.type = 'blocks'
     JOIN tickets t ON t.id = l.target_id JOIN projects p ON p.id = t.project_id LIMIT 100)`;
   const rows = db.all<{ uri: string }>(sql`
-    WITH me(id, parent_id) AS (SELECT id, parent_id FROM tickets WHERE key = ${key})
+    WITH me(id, parent_id) AS (SELECT id, parent_id FROM tickets WHERE key = ${key}),
+      -- A linked ticket shows this one on its page and on its links page (CROSS JOIN keeps each ticket's two
+      -- together under the bound).
+      pages(part) AS (VALUES (''), ('/links'))
     SELECT 'tickets://' || t.key AS uri FROM me JOIN tickets t ON t.id = me.parent_id
-    UNION SELECT * FROM (SELECT 'tickets://' || t.key FROM me JOIN links l ON l.source_id = me.id
-      JOIN tickets t ON t.id = l.target_id LIMIT 250)
-    UNION SELECT * FROM (SELECT 'tickets://' || t.key FROM me JOIN links l ON l.target_id = me.id
-      JOIN tickets t ON t.id = l.source_id LIMIT 250)
-    UNION SELECT * FROM (SELECT 'tickets://' || t.key || '/links' FROM me JOIN links l ON l.source_id = me.id
-      JOIN tickets t ON t.id = l.target_id LIMIT 250)
-    UNION SELECT * FROM (SELECT 'tickets://' || t.key || '/links' FROM me JOIN links l ON l.target_id = me.id
-      JOIN tickets t ON t.id = l.source_id LIMIT 250)
+    UNION SELECT * FROM (SELECT 'tickets://' || t.key || page.part FROM me JOIN links l ON l.source_id = me.id
+      JOIN tickets t ON t.id = l.target_id CROSS JOIN pages page LIMIT 500)
+    UNION SELECT * FROM (SELECT 'tickets://' || t.key || page.part FROM me JOIN links l ON l.target_id = me.id
+      JOIN tickets t ON t.id = l.source_id CROSS JOIN pages page LIMIT 500)
     ${blocking ? blocked : sql``}`);
   return rows.map((row) => row.uri);
 }

@@ -595,11 +595,11 @@ export function projectKeys(db: Tx, limit: number = LIMITS.projects): string[] {
     .map((r) => r.key);
 }
 
-/** The first LIMITS.completions keys, and how many there are in all (counted only past the cap). */
 /**
  * The first keys of each project whose key starts with `prefix` (`SH`: SHIP and SHOP), in key order, shared
  * among them so that a project with many tickets does not fill the answer: each gets as many as it has, up
- * to an equal part of what the smaller ones leave.
+ * to an equal part of what the smaller ones leave; past LIMITS.completions projects, the first of each of
+ * the first ones by key.
  */
 function projectsFirstKeys(db: Tx, prefix: string, open: SQL | undefined): Completion {
   const counts = db
@@ -608,31 +608,37 @@ function projectsFirstKeys(db: Tx, prefix: string, open: SQL | undefined): Compl
     .innerJoin(projects, eq(projects.id, tickets.projectId))
     .where(and(open, like(projects.key, `${prefix}%`)))
     .groupBy(projects.id)
+    .orderBy(projects.key)
     .all();
   const share = new Map<number, number>();
-  let left = LIMITS.completions;
-  counts
-    .toSorted((a, b) => a.n - b.n)
-    .forEach((project, i, bySize) => {
-      const part = Math.min(project.n, Math.floor(left / (bySize.length - i)));
-      share.set(project.id, part);
-      left -= part;
-    });
-  const values = counts
-    .toSorted((a, b) => (a.key < b.key ? -1 : 1))
-    .flatMap((project) =>
-      db
-        .select({ key: tickets.key })
-        .from(tickets)
-        .where(and(open, eq(tickets.projectId, project.id)))
-        .orderBy(asc(tickets.number))
-        .limit(share.get(project.id) ?? 0)
-        .all()
-        .map((row) => row.key),
-    );
+  if (counts.length > LIMITS.completions) {
+    for (const project of counts.slice(0, LIMITS.completions)) share.set(project.id, 1);
+  } else {
+    let left = LIMITS.completions;
+    counts
+      .toSorted((a, b) => a.n - b.n)
+      .forEach((project, i, bySize) => {
+        const part = Math.min(project.n, Math.floor(left / (bySize.length - i)));
+        share.set(project.id, part);
+        left -= part;
+      });
+  }
+  const values = counts.flatMap((project) => {
+    const part = share.get(project.id) ?? 0;
+    if (part === 0) return [];
+    return db
+      .select({ key: tickets.key })
+      .from(tickets)
+      .where(and(open, eq(tickets.projectId, project.id)))
+      .orderBy(asc(tickets.number))
+      .limit(part)
+      .all()
+      .map((row) => row.key);
+  });
   return { values, total: counts.reduce((sum, project) => sum + project.n, 0) };
 }
 
+/** The first LIMITS.completions keys, and how many there are in all (counted only past the cap). */
 function firstKeys(query: { limit(n: number): { all(): { key: string }[] } }, all: () => number): Completion {
   const values = query
     .limit(LIMITS.completions)

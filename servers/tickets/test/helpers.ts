@@ -29,3 +29,18 @@ export async function seedProject(client: TicketsClient, key = 'SHIP', name = 'S
 export async function seedTicket(client: TicketsClient, args: Record<string, unknown>): Promise<TicketOut> {
   return callOk<TicketOut>(client, 'create_ticket', { project: 'SHIP', ...args });
 }
+
+/**
+ * Insert `count` tickets of project 1 straight into the database (SHIP-100 on), each linked to ticket 1 as
+ * `relates`: a ticket with more links than a tool call would make in a test's time.
+ */
+export function seedRelatedTickets(database: ReturnType<typeof openTicketsDatabase>, count: number): void {
+  const { sqlite } = database;
+  sqlite.transaction(() => {
+    const ticket = sqlite.prepare(
+      "INSERT INTO tickets (project_id, number, key, title, description, type) VALUES (1, ?, ?, 't', '', 'task')",
+    );
+    const relates = sqlite.prepare("INSERT INTO links (source_id, type, target_id) VALUES (1, 'relates', ?)");
+    for (let n = 100; n < 100 + count; n++) relates.run(ticket.run(n, `SHIP-${n}`).lastInsertRowid);
+  })();
+}

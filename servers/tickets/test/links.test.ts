@@ -3,7 +3,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { history, links, tickets } from '../src/db/schema.js';
 import linkTickets from '../src/tools/link_tickets.js';
 import unlinkTickets from '../src/tools/unlink_tickets.js';
-import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
+import {
+  connectTickets,
+  seedProject,
+  seedRelatedTickets,
+  seedTicket,
+  type TicketsClient,
+} from './helpers.js';
 
 interface LinkOut {
   created?: boolean;
@@ -297,16 +303,7 @@ describe('link_tickets', () => {
     await seedProject(client, 'OPS', 'Operations');
     await seedTicket(client, { project: 'OPS', title: 'Waits' });
     await link('SHIP-1', 'blocks', 'OPS-1');
-    const { sqlite } = database;
-    sqlite.transaction(() => {
-      const ticket = sqlite.prepare(
-        "INSERT INTO tickets (project_id, number, key, title, description, type) VALUES (1, ?, ?, 't', '', 'task')",
-      );
-      const relates = sqlite.prepare(
-        "INSERT INTO links (source_id, type, target_id) VALUES (1, 'relates', ?)",
-      );
-      for (let n = 100; n < 600; n++) relates.run(ticket.run(n, `SHIP-${n}`).lastInsertRowid);
-    })();
+    seedRelatedTickets(database, 500);
     const updates = watchResourceUpdates(client);
     await client.subscribeResource({ uri: 'tickets://projects/OPS' });
     await callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'cancelled' });

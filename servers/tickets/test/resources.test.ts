@@ -5,7 +5,13 @@ import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { history, tickets } from '../src/db/schema.js';
 import { fenced } from '../src/domain/reports.js';
-import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
+import {
+  connectTickets,
+  seedProject,
+  seedRelatedTickets,
+  seedTicket,
+  type TicketsClient,
+} from './helpers.js';
 
 let client: TicketsClient;
 let connected: Awaited<ReturnType<typeof connectTickets>>;
@@ -325,16 +331,7 @@ describe('tickets://{key}', () => {
     const other = JSON.parse(await readText(client, 'tickets://SHIP-2/links'));
     expect(other).toMatchObject({ key: 'SHIP-2', total: 1, links: { blocked_by: [{ key: 'SHIP-1' }] } });
     // Past 500 of a type, the page is cut and says so.
-    const { sqlite } = connected.database;
-    sqlite.transaction(() => {
-      const ticket = sqlite.prepare(
-        "INSERT INTO tickets (project_id, number, key, title, description, type) VALUES (1, ?, ?, 't', '', 'task')",
-      );
-      const relates = sqlite.prepare(
-        "INSERT INTO links (source_id, type, target_id) VALUES (1, 'relates', ?)",
-      );
-      for (let n = 100; n < 605; n++) relates.run(ticket.run(n, `SHIP-${n}`).lastInsertRowid);
-    })();
+    seedRelatedTickets(connected.database, 505);
     const capped = JSON.parse(await readText(client, 'tickets://SHIP-1/links'));
     expect(capped.total).toBe(530);
     expect(capped.links.relates).toHaveLength(500);

@@ -126,12 +126,18 @@ it("notifies a process's subscribers of changes another process makes to the sam
       () => callOk(writer, 'update_ticket', { key: 'SHIP-3', title: 'Child renamed' }),
       ['tickets://ship-1'],
     );
-    // A blocker's status shows on the page of the project it blocks.
+    // A blocker closed or reopened shows on the page of the project it blocks.
+    await after(
+      () => callOk(writer, 'transition_ticket', { key: 'SHIP-2', status: 'cancelled' }),
+      ['tickets://projects/OPS'],
+    );
     await after(
       () => callOk(writer, 'transition_ticket', { key: 'SHIP-2', status: 'todo' }),
       ['tickets://projects/OPS'],
     );
+    // A step between open statuses does not: only SHIP-1's change after it is heard.
     await after(async () => {
+      await callOk(writer, 'transition_ticket', { key: 'SHIP-2', status: 'in_progress' });
       await callOk(writer, 'update_ticket', { key: 'SHIP-4', title: 'Not watched' });
       await callOk(writer, 'update_ticket', { key: 'SHIP-1', priority: 'high' });
     }, ['tickets://SHIP-1/history', 'tickets://ship-1']);

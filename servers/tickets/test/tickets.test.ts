@@ -1103,17 +1103,39 @@ describe('transition_ticket', () => {
     await moveError({ key: 'SHIP-1', status: 'closed' }, 'invalid_input');
   });
 
-  it('notifies subscribers of the ticket, its history and the projects', async () => {
+  it('notifies subscribers of the ticket, its history and its project, and the project list when it opens or closes', async () => {
     await setup(2);
     const updates = watchResourceUpdates(client);
-    for (const uri of ['tickets://SHIP-1', 'tickets://SHIP-1/history', 'tickets://projects']) {
+    for (const uri of [
+      'tickets://SHIP-1',
+      'tickets://SHIP-1/history',
+      'tickets://projects/SHIP',
+      'tickets://projects',
+    ])
       await client.subscribeResource({ uri });
-    }
+    // backlog to todo: the list's open counts stay.
     await move({ key: 'SHIP-2', status: 'todo' });
     await move({ key: 'SHIP-1', status: 'todo' });
     await expect
       .poll(() => [...updates].sort())
-      .toEqual(['tickets://SHIP-1', 'tickets://SHIP-1/history', 'tickets://projects', 'tickets://projects']);
+      .toEqual([
+        'tickets://SHIP-1',
+        'tickets://SHIP-1/history',
+        'tickets://projects/SHIP',
+        'tickets://projects/SHIP',
+      ]);
+    updates.length = 0;
+    // Cancelled and reopened: the open counts change.
+    await move({ key: 'SHIP-2', status: 'cancelled' });
+    await move({ key: 'SHIP-2', status: 'todo' });
+    await expect
+      .poll(() => [...updates].sort())
+      .toEqual([
+        'tickets://projects',
+        'tickets://projects',
+        'tickets://projects/SHIP',
+        'tickets://projects/SHIP',
+      ]);
   });
 
   it("notifies the parent, the linked tickets and the blocked tickets' projects, which show its status", async () => {
@@ -1126,6 +1148,11 @@ describe('transition_ticket', () => {
     for (const uri of ['tickets://SHIP-1', 'tickets://OPS-1', 'tickets://projects/OPS', 'tickets://SHIP-3']) {
       await client.subscribeResource({ uri });
     }
+    // One step between open statuses: the parent and the linked ticket show it; the blocked list of OPS,
+    // which names open blockers, stays.
+    await move({ key: 'SHIP-2', status: 'todo' });
+    await expect.poll(() => [...updates].sort()).toEqual(['tickets://OPS-1', 'tickets://SHIP-1']);
+    updates.length = 0;
     await move({ key: 'SHIP-2', status: 'cancelled' });
     await expect
       .poll(() => [...updates].sort())

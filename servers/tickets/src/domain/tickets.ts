@@ -497,7 +497,12 @@ const orList = (items: readonly string[]) =>
  * clears it; status and resolution changes go to history, an optional comment is added by the user, all in
  * one IMMEDIATE transaction.
  */
-export function transitionTicket(db: TicketsDb, input: TransitionTicket, user?: string): TransitionResult {
+/** The transition's answer, and the status the ticket had before it (for what to notify). */
+export function transitionTicket(
+  db: TicketsDb,
+  input: TransitionTicket,
+  user?: string,
+): { result: TransitionResult; from: Status } {
   return db.transaction(
     (tx) => {
       const row = getTicketRow(tx, input.key);
@@ -538,13 +543,14 @@ export function transitionTicket(db: TicketsDb, input: TransitionTicket, user?: 
         .get();
       recordHistory(tx, row.id, changes, user, at);
       if (input.comment !== undefined) insertComment(tx, row.id, input.comment, user, at);
-      return {
+      const result: TransitionResult = {
         key: updated.key,
         status: updated.status,
         resolution: updated.resolution,
         version: updated.version,
         updated_at: updated.updatedAt,
       };
+      return { result, from: row.status };
     },
     { behavior: 'immediate' },
   );

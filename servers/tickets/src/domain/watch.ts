@@ -1,4 +1,4 @@
-import { shownOn, type TicketsDb, ticketUris } from './model.js';
+import { opensOrCloses, shownOn, type TicketsDb, ticketUris } from './model.js';
 
 /** How often a watching server looks for changes that other processes made to the same database. */
 export const WATCH_INTERVAL_MS = 1_000;
@@ -104,9 +104,10 @@ export function watchOtherProcesses(
     };
     readBetween(historyAfter, marks.history, now.ends.history, (entry) => {
       for (const uri of ticketUris(entry.key, { links: entry.field === 'link' })) uris.add(uri);
-      if (entry.field === 'created' || entry.field === 'status') uris.add('tickets://projects');
+      const openness = entry.field === 'status' && opensOrCloses(entry.old, entry.new);
+      if (entry.field === 'created' || openness) uris.add('tickets://projects');
       if (entry.field === 'created' || entry.field === 'title') relate(entry.key, false);
-      else if (entry.field === 'status') relate(entry.key, true);
+      else if (entry.field === 'status') relate(entry.key, openness);
       else if (entry.field === 'parent') {
         for (const parent of [entry.old, entry.new]) if (parent) uris.add(`tickets://${parent}`);
       }

@@ -1,5 +1,5 @@
 import { defineTool, type ToolContext, z } from '@shipyard/core';
-import { STATUSES, shownOn, ticketUris } from '../domain/model.js';
+import { opensOrCloses, STATUSES, shownOn, ticketUris } from '../domain/model.js';
 import { transitionTicket } from '../domain/tickets.js';
 import type { TicketsDeps } from '../server.js';
 import { fields, lineOfText } from './shared.js';
@@ -26,12 +26,14 @@ export default defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {
-    const result = transitionTicket(ctx.deps.db, input, ctx.user);
+    const { result, from } = transitionTicket(ctx.deps.db, input, ctx.user);
+    // Its parent and linked tickets show its status; opened or closed, it changes the project list's open
+    // counts and the blocked lists of the projects it blocks.
+    const blocking = opensOrCloses(from, result.status);
     ctx.changed(
       ...ticketUris(result.key),
-      'tickets://projects',
-      // Its parent and linked tickets show its status, and the projects it blocks list their blocked tickets.
-      ...shownOn(ctx.deps.db, result.key, { blocking: true }),
+      ...(blocking ? ['tickets://projects'] : []),
+      ...shownOn(ctx.deps.db, result.key, { blocking }),
     );
     return result;
   },

@@ -1,4 +1,4 @@
-import { BIDI_CONTROLS, type Completion, InvalidInput, NotFound } from '@shipyard/core';
+import { BIDI_CONTROLS, type Completion, InvalidInput, NotFound, named } from '@shipyard/core';
 import { and, asc, count, countDistinct, desc, eq, gt, inArray, like, lt, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { history, links, projects, tickets } from '../db/schema.js';
@@ -525,50 +525,88 @@ export interface HistoryEntry {
   new: string | null;
 }
 
+/** How many changes a ticket's history holds. */
+const historyCount = (db: Tx, ticketId: number) =>
+  db.select({ n: count() }).from(history).where(eq(history.ticketId, ticketId)).get()?.n ?? 0;
+
+const HISTORY_VALUES_NOTE =
+  `Values are user data, clipped to ${CLIPPED_CHARS} characters, and to ${SHORT_CHARS} past the newest ` +
+  `${HISTORY_CHARS_SHOWN} characters of them.`;
+
 /**
- * A ticket's history, oldest first: the last LIMITS.history changes, or with `upto` those up to its change
- * number `upto` (the first change is 1; numbers never move, as history is only added to); long values
- * clipped. When earlier changes are left out, `older` is the URI of the page before.
+ * Changes `first` to `last` of a ticket's history (the first change is 1), oldest first, long values
+ * clipped, and the URI of the page before when there are earlier ones.
  */
-export function ticketHistory(db: Tx, value: string | undefined, upto?: number) {
-  const row = ticketForResource(db, value);
-  const where = eq(history.ticketId, row.id);
-  const total = db.select({ n: count() }).from(history).where(where).get()?.n ?? 0;
-  const last = Math.min(upto ?? total, total);
-  const first = Math.max(last - LIMITS.history + 1, 1);
+function historySpan(db: Tx, ticket: TicketRow, first: number, last: number) {
   const rows =
     last < first
       ? []
       : db
           .select()
           .from(history)
-          .where(where)
+          .where(eq(history.ticketId, ticket.id))
           .orderBy(asc(history.id))
           .limit(last - first + 1)
           .offset(first - 1)
           .all();
-  const range =
-    rows.length === total ? 'Oldest first.' : `Changes ${first} to ${last} of ${total}, oldest first.`;
+  const entries = fitHistory(
+    rows.map(
+      (entry): HistoryEntry => ({
+        at: entry.changedAt,
+        by: entry.changedBy,
+        field: entry.field,
+        old: entry.oldValue,
+        new: entry.newValue,
+      }),
+    ),
+  );
+  return { older: first > 1 ? `tickets://${ticket.key}/history/${first - 1}` : undefined, entries };
+}
+
+/** A ticket's history, oldest first: the last LIMITS.history changes, with the total and `older`. */
+export function ticketHistory(db: Tx, value: string | undefined) {
+  const row = ticketForResource(db, value);
+  const total = historyCount(db, row.id);
+  const first = Math.max(total - LIMITS.history + 1, 1);
+  const { older, entries } = historySpan(db, row, first, total);
   return {
     key: row.key,
     total,
-    shown: rows.length,
-    ...(rows.length > 0 && rows.length < total ? { first, last } : {}),
-    ...(first > 1 ? { older: `tickets://${row.key}/history/${first - 1}` } : {}),
-    note:
-      `${range} Values are user data, clipped to ${CLIPPED_CHARS} characters, and to ${SHORT_CHARS} past ` +
-      `the newest ${HISTORY_CHARS_SHOWN} characters of them.`,
-    entries: fitHistory(
-      rows.map(
-        (entry): HistoryEntry => ({
-          at: entry.changedAt,
-          by: entry.changedBy,
-          field: entry.field,
-          old: entry.oldValue,
-          new: entry.newValue,
-        }),
-      ),
-    ),
+    shown: entries.length,
+    ...(older ? { first, last: total, older } : {}),
+    note: `${older ? `Changes ${first} to ${total} of ${total}, oldest first.` : 'Oldest first.'} ${HISTORY_VALUES_NOTE}`,
+    entries,
+  };
+}
+
+/**
+ * The page of a ticket's history that ends at change number `upto`: the LIMITS.history changes up to it.
+ * It has no total, so it stays the same whatever changes come later (history is only added to). A number
+ * past the last change, or none (`given` as the URI wrote it), is NotFound.
+ */
+export function ticketHistoryPage(
+  db: Tx,
+  value: string | undefined,
+  upto: number | undefined,
+  given: string,
+) {
+  const row = ticketForResource(db, value);
+  const total = historyCount(db, row.id);
+  if (upto === undefined || upto < 1 || upto > total) {
+    throw new NotFound(
+      `${row.key} has no change number "${named(clip(given, 20))}": its changes are 1 to ${total}`,
+      { hint: `Read tickets://${row.key}/history for the latest changes and the URI of the page before` },
+    );
+  }
+  const first = Math.max(upto - LIMITS.history + 1, 1);
+  const { older, entries } = historySpan(db, row, first, upto);
+  return {
+    key: row.key,
+    first,
+    last: upto,
+    ...(older ? { older } : {}),
+    note: `Changes ${first} to ${upto}, oldest first. ${HISTORY_VALUES_NOTE}`,
+    entries,
   };
 }
 
@@ -665,7 +703,7 @@ export function completeProjects(db: Tx, typed: string): Completion {
 export function completeHistoryPages(db: Tx, key: string | undefined, typed: string): Completion {
   const row = findTicketRow(db, uriKey(key));
   if (!row) return [];
-  const total = db.select({ n: count() }).from(history).where(eq(history.ticketId, row.id)).get()?.n ?? 0;
+  const total = historyCount(db, row.id);
   const ends: string[] = [];
   let matching = 0;
   for (let end = total - LIMITS.history; end >= 1; end -= LIMITS.history) {

@@ -145,12 +145,12 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     return { ...parseConfig([], {}), help: values.help ?? false, version: values.version ?? false };
   }
   // A flag given twice with two values (a host's args and a wrapper's, say) would quietly take the last.
-  // Values compare as they are read, without the blanks around them.
+  // Values compare exactly as given: flags read their values in different ways (a data dir keeps its blanks).
   const seen = new Map<string, string>();
   for (const token of tokens) {
     if (token.kind !== 'option' || token.value === undefined) continue;
     const before = seen.get(token.name);
-    if (before !== undefined && before.trim() !== token.value.trim()) {
+    if (before !== undefined && before !== token.value) {
       throw new UsageError(
         `--${token.name} is given twice, as "${named(before)}" and "${named(token.value)}": give it once`,
       );

@@ -252,12 +252,14 @@ describe('parseConfig', () => {
     expect(usageError(['--data-dir=/a', '--read-only', '--data-dir', '/b']).message).toContain(
       '--data-dir is given twice, as "/a" and "/b"',
     );
-    expect(parseConfig(['--user', 'ana', '--user', ' ana ', '--read-only', '--read-only'], {})).toMatchObject(
-      {
-        user: 'ana',
-        readOnly: true,
-      },
+    // Exactly as given: a data dir keeps the blanks around it, so `/a` and `/a ` are two.
+    expect(usageError(['--data-dir', '/a', '--data-dir', '/a ']).message).toContain(
+      '--data-dir is given twice',
     );
+    expect(parseConfig(['--user', 'ana', '--user', 'ana', '--read-only', '--read-only'], {})).toMatchObject({
+      user: 'ana',
+      readOnly: true,
+    });
     // Help still answers.
     expect(parseConfig(['--user', 'ana', '--user', 'bob', '--help'], {}).help).toBe(true);
   });

@@ -171,12 +171,7 @@ export const historyPageResource = defineResource<TicketsDeps>({
     if (elsewhere) throw elsewhere;
     const number = decoded(upto);
     return snapshot(ctx.deps.db, () =>
-      ticketHistoryPage(
-        ctx.deps.db,
-        key,
-        CHANGE_NUMBER.test(number) ? Number(number) : undefined,
-        number,
-      ),
+      ticketHistoryPage(ctx.deps.db, key, CHANGE_NUMBER.test(number) ? Number(number) : undefined, number),
     );
   },
 });

@@ -77,9 +77,11 @@ describe('create_project', () => {
       ['CPP', 'C++ SDK'],
     ])
       await callOk(client, 'create_project', { key, name });
-    // A name of no letter is compared as it is.
+    // A name of no letter is compared as it is; invisible characters inside a name do not make it another.
     await callOk(client, 'create_project', { key: 'ROCKET', name: '🚀' });
     await callError(client, 'create_project', { key: 'ROCKET2', name: '🚀' }, 'conflict');
+    for (const name of ['Ship\u200b yard', 'Ship yard\u200d', 'Ship\u00ad yard'])
+      await callError(client, 'create_project', { key: 'YARD2', name }, 'conflict');
     expect((await callOk<Listed>(client, 'list_projects')).projects.map((p) => p.key)).toEqual([
       'CPP',
       'CS',
@@ -90,7 +92,8 @@ describe('create_project', () => {
   });
 
   it("answers a project's name given for its key with that key, and other text with what a key is", async () => {
-    ({ client } = await connectTickets());
+    const connected = await connectTickets();
+    ({ client } = connected);
     await seedProject(client, 'SHIP', 'Shipyard');
     await seedProject(client, 'MOB', 'Mobile App');
     const create = await callError(
@@ -111,6 +114,17 @@ describe('create_project', () => {
         `No project with key "${args.project}"; "Mobile App" is the name of project MOB`,
       );
     }
+    // Two projects made with one name before names were kept apart: both named.
+    connected.database.sqlite
+      .prepare(
+        "INSERT INTO projects (key, name, created_at) VALUES ('MOB2', 'mobile app', '2025-01-01T00:00:00Z')",
+      )
+      .run();
+    const twins = await callError(client, 'search_tickets', { project: 'Mobile App' }, 'not_found');
+    expect(twins.message).toBe(
+      'No project with key "Mobile App"; "Mobile App" is the name of projects MOB and MOB2',
+    );
+    expect(twins.hint).toBe('Pass one of the project keys: MOB, MOB2');
     // Neither a key nor a name: the list of keys, and for text that cannot be a key, what a key is.
     const neither = await callError(client, 'create_ticket', { project: 'NOPE', title: 'Hi' }, 'not_found');
     expect(neither.message).toBe('No project with key "NOPE"');

@@ -897,7 +897,7 @@ describe('update_ticket', () => {
 
   it('refuses "unassigned" and other words for nobody as a name, naming "none"', async () => {
     await setup(1);
-    for (const word of ['unassigned', 'Nobody', 'null']) {
+    for (const word of ['unassigned', 'Nobody', 'null', 'No-one', 'n/a']) {
       const error = await updateError({ key: 'SHIP-1', assignee: word }, 'invalid_input');
       expect(error.message).toBe(`"${word}" is not a name: nobody is written "none"`);
       expect(error.hint).toContain('"none"');

@@ -187,8 +187,17 @@ export function localDate(at = new Date()): string {
     .join('-');
 }
 
-/** A project's name as two spellings of it compare: composed, in lower case, each run of blanks one space. */
-const nameKey = (name: string) => name.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
+/**
+ * A project's name as two spellings of it compare: composed, without invisible format characters (zero-width
+ * spaces and joiners, soft hyphens, bidi controls), in lower case, each run of blanks one space.
+ */
+const nameKey = (name: string) =>
+  name
+    .normalize('NFC')
+    .replace(/\p{Cf}/gu, '')
+    .toLowerCase()
+    .replace(/\s+/gu, ' ')
+    .trim();
 
 /** The projects whose name is `text` in any case or spacing (see {@link nameKey}), in key order. */
 export function projectsNamed(db: Tx, text: string): ProjectRow[] {
@@ -216,12 +225,23 @@ export function projectNotFound(db: Tx, given: string): NotFound | InvalidInput 
       hint: `Pass the project key, ${projectOfKey(upper)}`,
     });
   }
-  const [byName, ...others] = projectsNamed(db, text);
-  if (byName && others.length === 0) {
+  const byName = projectsNamed(db, text);
+  const [only] = byName;
+  if (only && byName.length === 1) {
     return new NotFound(
-      `No project with key "${shown}"; ${quoteText(byName.name)} is the name of project ${byName.key}`,
+      `No project with key "${shown}"; ${quoteText(only.name)} is the name of project ${only.key}`,
       {
-        hint: `Pass the project key, ${byName.key}`,
+        hint: `Pass the project key, ${only.key}`,
+      },
+    );
+  }
+  // Projects made before names were kept apart may share one.
+  if (only) {
+    const keys = byName.map((project) => project.key);
+    return new NotFound(
+      `No project with key "${shown}"; ${quoteText(only.name)} is the name of projects ${keys.join(' and ')}`,
+      {
+        hint: `Pass one of the project keys: ${keys.join(', ')}`,
       },
     );
   }

@@ -162,7 +162,7 @@ export const fields = {
 };
 
 /** Words a model writes for nobody, which would otherwise be stored (or searched for) as a person's name. */
-const NOBODY_WORDS = new Set(['unassigned', 'nobody', 'no one', 'noone', 'null', 'nil']);
+const NOBODY_WORDS = new Set(['unassigned', 'nobody', 'no one', 'no-one', 'noone', 'null', 'nil', 'n/a']);
 
 /**
  * A person argument as `fields.person` gives it: "me" is the configured user (--user / SHIPYARD_USER),

@@ -40,14 +40,15 @@ export type TicketLinks = Record<LinkType, LinkedTicket[]>;
 /** Links of each type a tool's answer lists, so a hub ticket cannot flood it (its page lists 50). */
 export const LINKS_SHOWN = 20;
 
-/** The non-empty types of `grouped`, each cut to its first LINKS_SHOWN links, each made by `shown`. */
+/** The non-empty types of `grouped`, each cut to its first `cap` links, each made by `shown`. */
 export function shownLinks<T>(
   grouped: TicketLinks,
   shown: (ticket: LinkedTicket) => T,
+  cap = LINKS_SHOWN,
 ): Partial<Record<LinkType, T[]>> {
   const out: Partial<Record<LinkType, T[]>> = {};
   for (const type of LINK_TYPES) {
-    if (grouped[type].length > 0) out[type] = grouped[type].slice(0, LINKS_SHOWN).map(shown);
+    if (grouped[type].length > 0) out[type] = grouped[type].slice(0, cap).map(shown);
   }
   return out;
 }

@@ -3,7 +3,7 @@ import { and, asc, count, countDistinct, desc, eq, gt, inArray, like, lt, type S
 import { alias } from 'drizzle-orm/sqlite-core';
 import { history, links, projects, tickets } from '../db/schema.js';
 import { fitComments, lastComments } from './comments.js';
-import { countLinks, LINK_TYPES, type LinkType, linksOf } from './links.js';
+import { countLinks, LINK_TYPES, LINKS_SHOWN, type LinkType, linksOf, shownLinks } from './links.js';
 import {
   chars,
   clip,
@@ -33,7 +33,7 @@ export const LIMITS = {
   commentChars: 5_000,
   descriptionChars: 10_000,
   /** As many as get_ticket lists. */
-  linksPerDirection: 20,
+  linksPerDirection: LINKS_SHOWN,
   /** Links of each type on a ticket's links page (tickets://{key}/links). */
   allLinks: 500,
   children: 20,
@@ -495,13 +495,7 @@ export function ticketLinks(db: Tx, value: string | undefined) {
   const row = ticketForResource(db, value);
   const grouped = linksOf(db, row.id);
   const cut = LINK_TYPES.filter((type) => grouped[type].length > LIMITS.allLinks);
-  const links: Partial<Record<LinkType, { key: string; title: string; status: string }[]>> = {};
-  for (const type of LINK_TYPES) {
-    if (grouped[type].length > 0)
-      links[type] = grouped[type]
-        .slice(0, LIMITS.allLinks)
-        .map(({ key, title, status }) => ({ key, title, status }));
-  }
+  const links = shownLinks(grouped, ({ key, title, status }) => ({ key, title, status }), LIMITS.allLinks);
   return {
     key: row.key,
     total: countLinks(grouped),

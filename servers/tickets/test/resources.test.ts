@@ -585,6 +585,29 @@ describe('tickets://{key}', () => {
     expect((await complete('tickets://{key}', 'key', 'SHO')).values).toEqual(['SHOP-1']);
   });
 
+  it('offers the first key of each of the first 100 projects by key when a prefix starts more', async () => {
+    const { sqlite } = connected.database;
+    sqlite.transaction(() => {
+      const project = sqlite.prepare(
+        "INSERT INTO projects (key, name, last_number, created_at) VALUES (?, ?, 2, '2025-01-01T00:00:00Z')",
+      );
+      const ticket = sqlite.prepare(
+        "INSERT INTO tickets (project_id, number, key, title, description, type) VALUES (?, ?, ?, 't', '', 'task')",
+      );
+      // P105 down to P001, so that ids and keys run in opposite orders.
+      for (let n = 105; n >= 1; n--) {
+        const key = `P${String(n).padStart(3, '0')}`;
+        const id = project.run(key, `Project ${n}`).lastInsertRowid;
+        for (const number of [1, 2]) ticket.run(id, number, `${key}-${number}`);
+      }
+    })();
+    const completion = await complete('tickets://{key}', 'key', 'P');
+    expect(completion.values).toEqual(
+      Array.from({ length: 100 }, (_, i) => `P${String(i + 1).padStart(3, '0')}-1`),
+    );
+    expect(completion).toMatchObject({ total: 210, hasMore: true });
+  });
+
   it('notifies a subscription under any spelling of the key, with that spelling', async () => {
     await seedTicket(client, { title: 'Watched' });
     const updates = watchResourceUpdates(client);

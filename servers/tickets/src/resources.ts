@@ -1,5 +1,5 @@
 import { defineResource, InvalidInput, NotFound, named } from '@shipyard/core';
-import { clip, PROJECT_KEY, snapshot, TICKET_KEY } from './domain/model.js';
+import { PROJECT_KEY, snapshot, TICKET_KEY } from './domain/model.js';
 import {
   completeHistoryPages,
   completeProjects,
@@ -159,10 +159,11 @@ export const historyPageResource = defineResource<TicketsDeps>({
         completeHistoryPages(ctx.deps.db, ctx.arguments.key, value),
     },
   },
-  // A page never changes: a subscription would never hear anything.
+  // A page never changes: a subscription would never hear anything (a URI with no key says that first).
   canonical: ({ key }) => {
+    const ticket = canonicalKey(key, TICKET_KEY, 'SHIP-42');
     throw new InvalidInput(
-      `A history page never changes, so there is nothing to subscribe to: tickets://${named(clip(uriKey(key), 24))}/history hears of new changes`,
+      `A history page never changes, so there is nothing to subscribe to: tickets://${ticket}/history hears of new changes`,
       { hint: 'Subscribe to the history itself' },
     );
   },

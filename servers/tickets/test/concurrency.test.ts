@@ -115,6 +115,7 @@ it("notifies a process's subscribers of changes another process makes to the sam
     await watcher.subscribeResource({ uri: 'tickets://SHIP-1/history' });
     await watcher.subscribeResource({ uri: 'tickets://projects/OPS' });
     await watcher.subscribeResource({ uri: 'tickets://SHIP-1/links' });
+    await watcher.subscribeResource({ uri: 'tickets://projects' });
     // The watcher looks once a second; each step waits for its look.
     const after = async (change: () => Promise<unknown>, expected: string[]) => {
       updates.length = 0;
@@ -126,16 +127,16 @@ it("notifies a process's subscribers of changes another process makes to the sam
       () => callOk(writer, 'update_ticket', { key: 'SHIP-3', title: 'Child renamed' }),
       ['tickets://ship-1'],
     );
-    // A blocker closed or reopened shows on the page of the project it blocks.
+    // A blocker closed or reopened shows on the page of the project it blocks, and in the open counts.
     await after(
       () => callOk(writer, 'transition_ticket', { key: 'SHIP-2', status: 'cancelled' }),
-      ['tickets://projects/OPS'],
+      ['tickets://projects', 'tickets://projects/OPS'],
     );
     await after(
       () => callOk(writer, 'transition_ticket', { key: 'SHIP-2', status: 'todo' }),
-      ['tickets://projects/OPS'],
+      ['tickets://projects', 'tickets://projects/OPS'],
     );
-    // A step between open statuses does not: only SHIP-1's change after it is heard.
+    // A step between open statuses changes neither: only SHIP-1's change after it is heard.
     await after(async () => {
       await callOk(writer, 'transition_ticket', { key: 'SHIP-2', status: 'in_progress' });
       await callOk(writer, 'update_ticket', { key: 'SHIP-4', title: 'Not watched' });

@@ -80,13 +80,20 @@ describe('create_project', () => {
     // A name of no letter is compared as it is; invisible characters inside a name do not make it another.
     await callOk(client, 'create_project', { key: 'ROCKET', name: '🚀' });
     await callError(client, 'create_project', { key: 'ROCKET2', name: '🚀' }, 'conflict');
-    for (const name of ['Ship\u200b yard', 'Ship yard\u200d', 'Ship\u00ad yard'])
+    for (const name of ['Ship\u200b yard', 'Ship yard\u2060', 'Ship\u00ad yard'])
       await callError(client, 'create_project', { key: 'YARD2', name }, 'conflict');
+    // A joiner shows (it joins emoji), and full-width letters are other letters: other names.
+    await callOk(client, 'create_project', { key: 'TEAM', name: 'Team \u{1F468}\u200d\u{1F469}' });
+    await callOk(client, 'create_project', { key: 'TEAM2', name: 'Team \u{1F468}\u{1F469}' });
+    await callOk(client, 'create_project', { key: 'WIDE', name: 'Ｓｈｉｐ yard' });
     expect((await callOk<Listed>(client, 'list_projects')).projects.map((p) => p.key)).toEqual([
       'CPP',
       'CS',
       'ROCKET',
       'SHIP',
+      'TEAM',
+      'TEAM2',
+      'WIDE',
       'YARD',
     ]);
   });
@@ -120,11 +127,20 @@ describe('create_project', () => {
         "INSERT INTO projects (key, name, created_at) VALUES ('MOB2', 'mobile app', '2025-01-01T00:00:00Z')",
       )
       .run();
+    connected.database.sqlite
+      .prepare(
+        "INSERT INTO projects (key, name, created_at) VALUES ('AAA', 'MOBILE APP', '2025-01-01T00:00:00Z')",
+      )
+      .run();
     const twins = await callError(client, 'search_tickets', { project: 'Mobile App' }, 'not_found');
     expect(twins.message).toBe(
-      'No project with key "Mobile App"; "Mobile App" is the name of projects MOB and MOB2',
+      'No project with key "Mobile App"; "MOBILE APP" is the name of projects AAA, MOB and MOB2',
     );
-    expect(twins.hint).toBe('Pass one of the project keys: MOB, MOB2');
+    expect(twins.hint).toBe('Pass one of the project keys: AAA, MOB, MOB2');
+    // And a new project of that name is refused naming them all.
+    const again = await callError(client, 'create_project', { key: 'MOB3', name: 'Mobile app' }, 'conflict');
+    expect(again.message).toBe('Projects AAA, MOB and MOB2 already have the name "MOBILE APP"');
+    expect(again.hint).toBe('Use AAA, MOB or MOB2, or choose another name');
     // Neither a key nor a name: the list of keys, and for text that cannot be a key, what a key is.
     const neither = await callError(client, 'create_ticket', { project: 'NOPE', title: 'Hi' }, 'not_found');
     expect(neither.message).toBe('No project with key "NOPE"');

@@ -188,16 +188,15 @@ export function localDate(at = new Date()): string {
 }
 
 /**
- * A project's name as two spellings of it compare: composed, without invisible format characters (zero-width
- * spaces and joiners, soft hyphens, bidi controls), in lower case, each run of blanks one space.
+ * A project's name as two spellings of it compare: as it looks (core's asShown: without the characters that
+ * show nothing, such as zero-width spaces, soft hyphens and bidi controls, and each run of spaces one),
+ * composed, in lower case.
  */
-const nameKey = (name: string) =>
-  name
-    .normalize('NFC')
-    .replace(/\p{Cf}/gu, '')
-    .toLowerCase()
-    .replace(/\s+/gu, ' ')
-    .trim();
+const nameKey = (name: string) => asShown(name).normalize('NFC').toLowerCase();
+
+/** `a`, `a and b`, `a, b and c` (with `or` for a choice). */
+export const listOf = (items: readonly string[], word = 'and') =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${word} ${items.at(-1)}`;
 
 /** The projects whose name is `text` in any case or spacing (see {@link nameKey}), in key order. */
 export function projectsNamed(db: Tx, text: string): ProjectRow[] {
@@ -239,7 +238,7 @@ export function projectNotFound(db: Tx, given: string): NotFound | InvalidInput 
   if (only) {
     const keys = byName.map((project) => project.key);
     return new NotFound(
-      `No project with key "${shown}"; ${quoteText(only.name)} is the name of projects ${keys.join(' and ')}`,
+      `No project with key "${shown}"; ${quoteText(only.name)} is the name of projects ${listOf(keys)}`,
       {
         hint: `Pass one of the project keys: ${keys.join(', ')}`,
       },

@@ -1,7 +1,7 @@
 import { Conflict, quoteText } from '@shipyard/core';
 import { eq } from 'drizzle-orm';
 import { projects } from '../db/schema.js';
-import { type ProjectRow, projectsNamed, type TicketsDb } from './model.js';
+import { listOf, type ProjectRow, projectsNamed, type TicketsDb } from './model.js';
 
 export interface Project {
   key: string;
@@ -34,11 +34,16 @@ export function createProject(
         });
       }
       // One name a project: a name then tells a key (see projectNotFound), and no team splits in two.
-      const [named] = projectsNamed(tx, input.name);
-      if (named) {
-        throw new Conflict(`Project ${named.key} already has the name ${quoteText(named.name)}`, {
-          hint: `Use ${named.key}, or choose another name`,
-        });
+      const twins = projectsNamed(tx, input.name);
+      const keys = twins.map((project) => project.key);
+      const [first] = twins;
+      if (first) {
+        throw new Conflict(
+          keys.length > 1
+            ? `Projects ${listOf(keys)} already have the name ${quoteText(first.name)}`
+            : `Project ${first.key} already has the name ${quoteText(first.name)}`,
+          { hint: `Use ${listOf(keys, 'or')}, or choose another name` },
+        );
       }
       const row = tx
         .insert(projects)

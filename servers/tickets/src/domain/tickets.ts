@@ -11,6 +11,7 @@ import {
   elide,
   getTicketRow,
   keyOfId,
+  listOf,
   normaliseLabels,
   nowIso,
   type Priority,
@@ -489,15 +490,13 @@ function transitionHint(
   );
 }
 
-const orList = (items: readonly string[]) =>
-  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+const orList = (items: readonly string[]) => listOf(items, 'or');
 
 /**
  * Move a ticket along the workflow (TRANSITIONS). Closing (done, cancelled) sets the resolution, reopening
  * clears it; status and resolution changes go to history, an optional comment is added by the user, all in
- * one IMMEDIATE transaction.
+ * one IMMEDIATE transaction. Answers with the status the ticket had before, for what to notify.
  */
-/** The transition's answer, and the status the ticket had before it (for what to notify). */
 export function transitionTicket(
   db: TicketsDb,
   input: TransitionTicket,

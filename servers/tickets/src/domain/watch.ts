@@ -34,9 +34,10 @@ interface Ends {
  * comment, and both tables number their rows in commit order, as writers take SQLite's one write lock. So
  * every `everyMs`, when SQLite's `data_version` says another connection has committed, a look reads the rows
  * of both after the last ones it read, and reports for each changed ticket what this process reports for its
- * own changes: its ticket and project URIs, its history URI when it has new history, the project list when
- * it was created or changed status, and (for the first RELATED_LIMIT tickets) the pages that show its title
- * or status ({@link shownOn}: parent, linked tickets, and for a status the projects it blocks), and a moved
+ * own changes: its ticket and project URIs, its history URI when it has new history (and its links page for
+ * a link), the project list when it was created, closed or reopened, and (for the first RELATED_LIMIT
+ * tickets) the pages that show its title or status ({@link shownOn}: parent, linked tickets and their links
+ * pages, and when it was closed or reopened the projects it blocks), and a moved
  * ticket's old and new parent; and the page of each new project (creating one writes neither log, so the
  * projects table is read the same way). Nothing depends on clocks, so two changes in one millisecond are two
  * changes. When no other connection has committed, the rows past the last look are this process's own,

@@ -12,13 +12,12 @@ export const TYPES = ['bug', 'feature', 'task', 'chore'] as const;
 export const STATUSES = ['backlog', 'todo', 'in_progress', 'in_review', 'done', 'cancelled'] as const;
 export const PRIORITIES = ['urgent', 'high', 'medium', 'low', 'none'] as const;
 export const OPEN_STATUSES = ['backlog', 'todo', 'in_progress', 'in_review'] as const;
+const isOpen = (status: string | null) => (OPEN_STATUSES as readonly (string | null)[]).includes(status);
 /**
  * Whether a status change opens or closes a ticket (to or from done or cancelled): the only changes of
  * status that the project list's open counts and the blocked lists of the projects it blocks show.
  */
-export const opensOrCloses = (from: string | null, to: string | null) =>
-  (OPEN_STATUSES as readonly (string | null)[]).includes(from) !==
-  (OPEN_STATUSES as readonly (string | null)[]).includes(to);
+export const opensOrCloses = (from: string | null, to: string | null) => isOpen(from) !== isOpen(to);
 export type TicketType = (typeof TYPES)[number];
 export type Status = (typeof STATUSES)[number];
 export type Priority = (typeof PRIORITIES)[number];

@@ -69,7 +69,7 @@ export const triageTicket = definePrompt<TicketsDeps>({
         role: 'user',
         text: [
           `Triage ticket ${k}. It is attached below as it is now: fields, version, description, links and ` +
-            'last comments.',
+            'last comments; then the labels its project uses.',
           `1. Call \`find_similar_tickets\` with its title, its description, include_closed true and limit 6 ` +
             `(it finds ${k} too: skip it). A done ticket that is the same work means it may have come back, ` +
             'and a cancelled one that it was dropped before: say so, and go on. If an open ticket is clearly ' +
@@ -79,7 +79,7 @@ export const triageTicket = definePrompt<TicketsDeps>({
           '2. Call `search_tickets` with two or three words of the title: its summaries show the type, ' +
             'priority, labels and assignee of related tickets.',
           '3. Propose, each with a one-line reason: type (bug, feature, task, chore), priority (urgent, high, ' +
-            'medium, low, none), labels (the whole list it should have; prefer labels already in use) and an ' +
+            'medium, low, none), labels (the whole list it should have; prefer labels in use, attached below) and an ' +
             'assignee (someone who works on related tickets; `search_tickets` with that assignee and status ' +
             'backlog, todo, in_progress and in_review shows their open load). Say what is missing from the ' +
             'description, if anything.',
@@ -91,6 +91,7 @@ export const triageTicket = definePrompt<TicketsDeps>({
         ].join('\n'),
       },
       { role: 'user', resource: `tickets://${k}` },
+      { role: 'user', resource: `tickets://projects/${projectOfKey(k)}/labels` },
     ];
   },
 });

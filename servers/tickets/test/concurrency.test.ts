@@ -212,7 +212,7 @@ function shipWithTicket(sql: Database.Database) {
 }
 
 /** A change of one field of ticket `id` as a writer records it, history row included. */
-function change(sql: Database.Database, field: 'title' | 'status' | 'priority', id = 1) {
+function change(sql: Database.Database, field: 'title' | 'status' | 'priority' | 'labels', id = 1) {
   const at = '2026-01-01T00:00:00.000Z';
   return sql.transaction((value: string) => {
     sql.prepare(`UPDATE tickets SET ${field} = ?, updated_at = ? WHERE id = ?`).run(value, at, id);
@@ -288,12 +288,21 @@ it("reports another process's change on the pages that show what changed, as for
       expect.arrayContaining(['tickets://SHIP-2', 'tickets://SHIP-2/history', 'tickets://projects/SHIP']),
     );
     expect(heard).not.toContain('tickets://projects');
+    expect(heard).not.toContain('tickets://projects/SHIP/labels');
     expect(heard).not.toContain('tickets://SHIP-1/history');
     heard.length = 0;
-    // A status shows on the parent's page (its children) and in the project list (open counts).
+    // A status shows on the parent's page (its children), in the project list and on the project's labels
+    // page (open counts).
     change(writer, 'status', 2)('todo');
     await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://projects');
-    expect(heard).toEqual(expect.arrayContaining(['tickets://SHIP-1', 'tickets://SHIP-2']));
+    expect(heard).toEqual(
+      expect.arrayContaining(['tickets://SHIP-1', 'tickets://SHIP-2', 'tickets://projects/SHIP/labels']),
+    );
+    heard.length = 0;
+    // New labels show on the labels page, not in the project list.
+    change(writer, 'labels', 2)('["ui"]');
+    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://projects/SHIP/labels');
+    expect(heard).not.toContain('tickets://projects');
   });
 });
 
@@ -316,7 +325,8 @@ it('reports a large catch-up in calls of at most REPORT_CHUNK URIs', async () =>
         created.run(lastInsertRowid, `SHIP-${n}`, at);
       }
     })();
-    await expect.poll(() => new Set(calls.flat()).size, { timeout: 5_000 }).toBe(1 + 700 * 2 + 1);
+    // Each ticket's page and history, its project's page and labels, and the project list.
+    await expect.poll(() => new Set(calls.flat()).size, { timeout: 5_000 }).toBe(700 * 2 + 3);
     expect(Math.max(...calls.map((uris) => uris.length))).toBeLessThanOrEqual(REPORT_CHUNK);
   });
 });

@@ -31,6 +31,7 @@ it('offers exactly its tools, resources and prompts, and lints clean', async () 
     resources: [
       'tickets://projects',
       'tickets://projects/{project}',
+      'tickets://projects/{project}/labels',
       'tickets://{key}/history',
       'tickets://{key}/history/{upto}',
       'tickets://{key}/links',

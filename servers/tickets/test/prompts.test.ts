@@ -51,14 +51,15 @@ const cases = [
       'transition_ticket',
       'update_ticket',
     ],
-    embeds: 'tickets://SHIP-4',
+    // The labels its project uses, to pick from.
+    embeds: ['tickets://SHIP-4', 'tickets://projects/SHIP/labels'],
   },
   {
     name: 'break-down-ticket',
     args: { key: 'SHIP-7' },
     shows: ['parent SHIP-7', 'in project SHIP', 'key the ticket that must be finished first'],
     tools: ['create_ticket', 'find_similar_tickets', 'link_tickets', 'search_tickets'],
-    embeds: 'tickets://SHIP-7',
+    embeds: ['tickets://SHIP-7'],
   },
   {
     name: 'release-notes',
@@ -79,7 +80,7 @@ const cases = [
       'Features, Bug fixes',
     ],
     tools: ['get_ticket', 'search_tickets'],
-    embeds: undefined,
+    embeds: [],
   },
   {
     name: 'project-status',
@@ -93,7 +94,7 @@ const cases = [
       'For up to 10 other tickets',
     ],
     tools: ['get_ticket', 'search_tickets'],
-    embeds: 'tickets://projects/SHIP',
+    embeds: ['tickets://projects/SHIP'],
   },
 ] as const;
 
@@ -129,9 +130,8 @@ describe('prompts', () => {
       // The ticket or page the workflow starts from comes embedded, as its resource reads now.
       const { messages } = await client.getPrompt({ name: c.name, arguments: { ...c.args } });
       const embedded = messages.flatMap((m) => (m.content.type === 'resource' ? [m.content.resource] : []));
-      if (!c.embeds) return expect(embedded).toEqual([]);
-      const { contents } = await client.readResource({ uri: c.embeds });
-      expect(embedded).toEqual(contents);
+      const reads = await Promise.all(c.embeds.map((uri) => client.readResource({ uri })));
+      expect(embedded).toEqual(reads.flatMap((read) => read.contents));
     });
   }
 

@@ -425,6 +425,12 @@ export function ticketUris(key: string, { history = true, links = false } = {}):
 }
 
 /**
+ * The labels page of a ticket's project, which a change of the ticket's labels changes, and opening or
+ * closing it (the open counts).
+ */
+export const labelsUri = (key: string) => `tickets://projects/${projectOfKey(key)}/labels`;
+
+/**
  * URIs of other resources that show this ticket's title and status: its parent's (children) and its linked
  * tickets' pages and links pages, and with `blocking` the projects of the tickets it blocks (their blocked
  * lists). For notifications after a change of title or status; bounded, as a ticket can have many links.

@@ -1,4 +1,4 @@
-import { opensOrCloses, shownOn, type TicketsDb, ticketUris } from './model.js';
+import { labelsUri, opensOrCloses, shownOn, type TicketsDb, ticketUris } from './model.js';
 
 /** How often a watching server looks for changes that other processes made to the same database. */
 export const WATCH_INTERVAL_MS = 1_000;
@@ -35,7 +35,8 @@ interface Ends {
  * every `everyMs`, when SQLite's `data_version` says another connection has committed, a look reads the rows
  * of both after the last ones it read, and reports for each changed ticket what this process reports for its
  * own changes: its ticket and project URIs, its history URI when it has new history (and its links page for
- * a link), the project list when it was created, closed or reopened, and (for the first RELATED_LIMIT
+ * a link), the project list when it was created, closed or reopened, its project's labels page when it was
+ * created, relabelled, closed or reopened, and (for the first RELATED_LIMIT
  * tickets) the pages that show its title or status ({@link shownOn}: parent, linked tickets and their links
  * pages, and when it was closed or reopened the projects it blocks), and a moved
  * ticket's old and new parent; and the page of each new project (creating one writes neither log, so the
@@ -107,6 +108,8 @@ export function watchOtherProcesses(
       for (const uri of ticketUris(entry.key, { links: entry.field === 'link' })) uris.add(uri);
       const openness = entry.field === 'status' && opensOrCloses(entry.old, entry.new);
       if (entry.field === 'created' || openness) uris.add('tickets://projects');
+      // A new ticket may carry labels (its log entry does not say).
+      if (entry.field === 'created' || entry.field === 'labels' || openness) uris.add(labelsUri(entry.key));
       if (entry.field === 'created' || entry.field === 'title') relate(entry.key, false);
       else if (entry.field === 'status') relate(entry.key, openness);
       else if (entry.field === 'parent') {

@@ -1,5 +1,5 @@
 import { defineTool, type ToolContext, z } from '@shipyard/core';
-import { ticketUris } from '../domain/model.js';
+import { labelsUri, ticketUris } from '../domain/model.js';
 import { createTicket } from '../domain/tickets.js';
 import type { TicketsDeps } from '../server.js';
 import { fields, resolvePerson } from './shared.js';
@@ -36,7 +36,8 @@ export default defineTool({
     );
     // A child shows in its parent's resource.
     const parent = ticket.parent ? [`tickets://${ticket.parent}`] : [];
-    ctx.changed(...ticketUris(ticket.key), 'tickets://projects', ...parent);
+    const labels = ticket.labels.length > 0 ? [labelsUri(ticket.key)] : [];
+    ctx.changed(...ticketUris(ticket.key), 'tickets://projects', ...parent, ...labels);
     const { key, title, status, version } = ticket;
     return { key, title, status, version };
   },

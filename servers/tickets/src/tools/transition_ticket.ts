@@ -1,5 +1,5 @@
 import { defineTool, type ToolContext, z } from '@shipyard/core';
-import { opensOrCloses, STATUSES, shownOn, ticketUris } from '../domain/model.js';
+import { labelsUri, opensOrCloses, STATUSES, shownOn, ticketUris } from '../domain/model.js';
 import { transitionTicket } from '../domain/tickets.js';
 import type { TicketsDeps } from '../server.js';
 import { fields, lineOfText } from './shared.js';
@@ -27,12 +27,12 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const { result, from } = transitionTicket(ctx.deps.db, input, ctx.user);
-    // Its parent and linked tickets show its status; opened or closed, it changes the project list's open
-    // counts and the blocked lists of the projects it blocks.
+    // Its parent and linked tickets show its status; opened or closed, it changes the open counts of the
+    // project list and of its project's labels, and the blocked lists of the projects it blocks.
     const blocking = opensOrCloses(from, result.status);
     ctx.changed(
       ...ticketUris(result.key),
-      ...(blocking ? ['tickets://projects'] : []),
+      ...(blocking ? ['tickets://projects', labelsUri(result.key)] : []),
       ...shownOn(ctx.deps.db, result.key, { blocking }),
     );
     return result;

@@ -1,5 +1,5 @@
 import { defineTool, type ToolContext, z } from '@shipyard/core';
-import { shownOn, ticketUris } from '../domain/model.js';
+import { labelsUri, shownOn, ticketUris } from '../domain/model.js';
 import { updateTicket } from '../domain/tickets.js';
 import type { TicketsDeps } from '../server.js';
 import { fields, resolvePerson } from './shared.js';
@@ -45,6 +45,7 @@ export default defineTool({
       ctx.changed(
         ...ticketUris(ticket.key),
         ...parents.map((key) => `tickets://${key}`),
+        ...(changed.includes('labels') ? [labelsUri(ticket.key)] : []),
         // Its parent and linked tickets show its title.
         ...(changed.includes('title') ? shownOn(ctx.deps.db, ticket.key) : []),
       );

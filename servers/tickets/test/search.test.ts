@@ -25,6 +25,7 @@ interface Page {
   items: Item[];
   next_cursor: string | null;
   total: number;
+  note?: string;
 }
 
 let client: TicketsClient;
@@ -403,29 +404,25 @@ describe('filters', () => {
     await seedTicket(client, { title: 'Copy review', labels: ['needs review'], assignee: 'Chloé' });
     await seedTicket(client, { title: 'Code review', labels: ['needs-review'], assignee: 'chloé' });
     await seedTicket(client, { title: 'Other review', labels: ['needs review'], assignee: 'Chloé' });
-    const label = await callOk<Page & { note?: string }>(client, 'search_tickets', { label: 'Needs_Review' });
+    const label = await callOk<Page>(client, 'search_tickets', { label: 'Needs_Review' });
     expect(label.total).toBe(0);
     expect(label.note).toBe(
       'Found nothing: no ticket has the label "needs_review"; labels in use like it: "needs review" (2), "needs-review" (1)',
     );
     // NOCASE folds A-Z only: CHLOÉ is not Chloé, but looks like her.
-    const name = await callOk<Page & { note?: string }>(client, 'search_tickets', { assignee: 'CHLOÉ' });
+    const name = await callOk<Page>(client, 'search_tickets', { assignee: 'CHLOÉ' });
     expect(name.note).toBe(
       'Found nothing: no ticket is assigned to "CHLOÉ"; names in use like it: "Chloé" (2), "chloé" (1)',
     );
     // A label or name in use that the other filters rule out, or nothing like it: nothing to suggest.
-    const ruledOut = await callOk<Page & { note?: string }>(client, 'search_tickets', {
+    const ruledOut = await callOk<Page>(client, 'search_tickets', {
       label: 'needs review',
       status: ['done'],
     });
     expect(ruledOut).toEqual({ items: [], next_cursor: null, total: 0 });
-    expect(
-      (await callOk<Page & { note?: string }>(client, 'search_tickets', { label: 'nothing' })).note,
-    ).toBeUndefined();
+    expect((await callOk<Page>(client, 'search_tickets', { label: 'nothing' })).note).toBeUndefined();
     // Found something: no note.
-    expect(
-      (await callOk<Page & { note?: string }>(client, 'search_tickets', { label: 'ui' })).note,
-    ).toBeUndefined();
+    expect((await callOk<Page>(client, 'search_tickets', { label: 'ui' })).note).toBeUndefined();
   });
 
   it('by project, and an unknown project is not_found', async () => {
@@ -749,6 +746,8 @@ describe('pages', () => {
     for (const { key } of first.items) await callOk(client, 'transition_ticket', { key, status: 'todo' });
     const second = await search({ ...ask, cursor: first.next_cursor });
     expect(second.total).toBe(18);
+    // A status change leaves every score where it was: no note that they moved.
+    expect(second.note).toBeUndefined();
     // By position, the five that moved up into the places of those shown would have been skipped.
     expect(second.items.map((item) => item.key)).toEqual((await search(ask)).items.map((item) => item.key));
     const seen = second.items.map((item) => item.key);
@@ -793,6 +792,27 @@ describe('pages', () => {
     }
     expect(new Set(seen).size).toBe(23);
     expect(seen).toHaveLength(23);
+  });
+
+  it('says so on a relevance page when tickets were added or their text changed since the page before', async () => {
+    await seedTicket(client, { title: 'alpha alpha beta' });
+    await seedTicket(client, { title: 'alpha beta beta' });
+    const ask = { query: 'alpha beta', limit: 1 };
+    const first = await search(ask);
+    // The two tie: the newer first.
+    expect(first.items.map((item) => item.key)).toEqual(['SHIP-25']);
+    // Tickets the search does not find take a word of it: "beta" weighs less, and the two swap places.
+    for (let i = 1; i <= 12; i++)
+      await callOk(client, 'update_ticket', { key: `SHIP-${i}`, title: `beta filler ${i}` });
+    expect((await search(ask)).items.map((item) => item.key)).toEqual(['SHIP-24']);
+    const second = await search({ ...ask, cursor: first.next_cursor });
+    // SHIP-24 now sorts before the place the cursor holds: this page cannot show it, and says what happened.
+    expect(second.items).toEqual([]);
+    expect(second.note).toContain('this page may skip or repeat a ticket. Search again without cursor');
+    // Pages with no such change between them say nothing.
+    const again = await search(ask);
+    expect(again.note).toBeUndefined();
+    expect((await search({ ...ask, cursor: again.next_cursor })).note).toBeUndefined();
   });
 
   it('uses 20 per page by default', async () => {

@@ -68,14 +68,38 @@ const DENSE_HITS = 2_000;
 /**
  * Where a page of relevance results starts: after the last hit shown, by its (bm25 score, id). The score is
  * the one that hit has now, if its words still match (whatever the filters now say of it: triage moves
- * tickets out of the results): a write between pages moves every score a little (bm25 weighs each word by
- * the whole index), and tickets of equal score move together, so the page goes on right after it. A hit
- * whose words no longer match is placed by the score it had: the others kept theirs if no text changed.
+ * tickets out of the results), so the page goes on right after it. A hit whose words no longer match is
+ * placed by the score it had: the others kept theirs if no text changed. Scores stay where no ticket was
+ * added, removed or had its text changed; where one was, tickets may swap places (see {@link INDEX_STATS}).
  */
 export interface RelevanceKey {
   score: number;
   id: number;
 }
+
+/**
+ * What bm25 weighs every hit by besides the hit itself: how many tickets the index holds and their total
+ * length, FTS5's "averages" record (row 1 of tickets_fts_data). An insert, a delete or an edit that changes a
+ * text's length in words changes it, and with it each word's weight: tickets can swap places, so a relevance
+ * page that starts after the last ticket shown may skip or repeat one. A relevance cursor carries a hash of
+ * it (after the last hit's score and id, as {@link RelevanceKey}), and a later page notes when it changed. A status or
+ * priority change rewrites a ticket's index row with the same lengths and weights: no change. An edit that
+ * swaps words for as many others changes the words' weights but not this record, so it goes unnoticed.
+ */
+const INDEX_STATS = sql.raw('(SELECT block FROM tickets_fts_data WHERE id = 1)');
+
+/** A short hash of the index's averages record (FNV-1a), as a relevance cursor carries it. */
+function statsHash(block: Uint8Array | null | undefined): string {
+  let hash = 0x811c9dc5;
+  for (const byte of block ?? []) hash = Math.imul(hash ^ byte, 0x01000193);
+  return (hash >>> 0).toString(36);
+}
+
+/** The note of a relevance page whose scores moved since the page before it (see {@link INDEX_STATS}). */
+const MOVED_NOTE =
+  'Tickets were added, removed or had their text changed since the previous page, which moves relevance ' +
+  'scores: this page may skip or repeat a ticket. Search again without cursor for an exact list, or sort by ' +
+  'created, whose pages never skip';
 
 /**
  * SQL pieces for "rows matching `match` and `filter`" that never join every FTS hit to its (wide) tickets
@@ -428,6 +452,8 @@ type Row = SummaryRow & {
   _rank: number;
   /** The bm25 score, sorted by relevance. */
   _score?: number;
+  /** The index's averages record, sorted by relevance (see INDEX_STATS). */
+  _stats?: Uint8Array | null;
   description?: string;
   description_truncated?: number;
   reporter?: string | null;
@@ -510,7 +536,8 @@ const plus = (hide: boolean) => sql.raw(hide ? '+' : '');
 /** The cursor's sort key when it fits the sort (the cursor is bound to the query, so only a forged one fails). */
 function afterKey(sort: Sort, after: SortKey | undefined): SortKey | undefined {
   if (after === undefined) return undefined;
-  const types = sort === 'relevance' ? 'nn' : KEYSET[sort].types;
+  // A relevance key from before it carried the index's hash has two parts.
+  const types = sort === 'relevance' ? (after.length === 2 ? 'nn' : 'nns') : KEYSET[sort].types;
   const fits =
     after.length === types.length &&
     after.every((value, i) => typeof value === (types[i] === 'n' ? 'number' : 'string'));
@@ -616,6 +643,8 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     after && keyset ? [...conds, keyset.after(after, hide)] : conds;
   let rows: (Row & { total?: number })[];
   let count: SQL;
+  /** Sorted by relevance: the hash of the index's averages the scores of this page come from. */
+  let stats: string | undefined;
   let known: number | undefined;
   /** New tickets left out of the search (another process held the write lock the index needed). */
   let left = 0;
@@ -685,10 +714,17 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     count = text.count;
     if (sort === 'relevance') {
       const start = after && { score: after[0] as number, id: after[1] as number };
+      // The index's averages come with the rows, from the snapshot of the scores (read alone when none).
       rows = db.all<Row>(
-        sql`${text.withHits}SELECT ${select}, ranked.score AS _score, ${text.total} AS total
+        sql`${text.withHits}SELECT ${select}, ranked.score AS _score, ${text.total} AS total,
+              ${INDEX_STATS} AS _stats
             FROM ${text.ranked(page, start)} JOIN tickets ON tickets.id = ranked.id
             ORDER BY ranked.score, ranked.id DESC`,
+      );
+      stats = statsHash(
+        rows.length > 0
+          ? rows[0]?._stats
+          : db.get<{ block: Uint8Array }>(sql`SELECT ${INDEX_STATS} AS block`)?.block,
       );
     } else {
       rows = snapshot(db, () => {
@@ -721,11 +757,12 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   }
   const more = rows.length > items.length;
   const last = rows[items.length - 1];
-  const key = last && (last._score === undefined ? keyset?.key(last) : [last._score, last._id]);
+  const key = last && (stats === undefined ? keyset?.key(last) : [last._score ?? 0, last._id, stats]);
   const found = toPage(items, total, window, queryKey, { after: key, more });
   const notes = [
     total === 0 && firstPage ? nearMisses(db, label, options.assignee) : undefined,
     left > 0 ? leftOutNote(left) : undefined,
+    stats !== undefined && after?.[2] !== undefined && after[2] !== stats ? MOVED_NOTE : undefined,
   ].filter((note) => note !== undefined);
   return notes.length > 0 ? Object.assign(found, { note: notes.join('. ') }) : found;
 }

@@ -182,6 +182,8 @@ interface CompiledTool {
   output: z.ZodObject;
   /** Arguments a caller may leave out. */
   optional: string[];
+  /** Of those, the ones whose description offers "none" as a value (see DescribeOptions). */
+  none: string[];
   /** The lean check of its answers (output.ts), built on its first call; null where there is none. */
   check?: OutputCheck | null;
 }
@@ -723,7 +725,11 @@ export class Runtime {
       const { issues } = parsed.error;
       const keys = Object.keys(tool.def.input);
       const meant = suggestArguments(issues, keys);
-      const problems = describeIssues(issues, keys, { optionalKeys: tool.optional, meant });
+      const problems = describeIssues(issues, keys, {
+        optionalKeys: tool.optional,
+        noneKeys: tool.none,
+        meant,
+      });
       return errorResult(
         new ShipyardError('invalid_input', `Invalid arguments for ${name}: ${problems}`, {
           hint:
@@ -1027,7 +1033,16 @@ function compileTool(def: AnyTool): CompiledTool {
   const optional = Object.keys(def.input).filter(
     (key) => (def.input[key] as z.ZodType | undefined)?._zod.optin === 'optional',
   );
-  return { def, input: z.strictObject(def.input), output: z.object(def.output), optional };
+  const none = optional.filter((key) => describedAs(def.input[key] as z.ZodType).includes('"none"'));
+  return { def, input: z.strictObject(def.input), output: z.object(def.output), optional, none };
+}
+
+/** A field's description, looked up through the wrappers that carry none of their own (`.optional()`). */
+function describedAs(schema: z.ZodType | undefined): string {
+  for (let at = schema; at; at = (at._zod.def as { innerType?: z.ZodType }).innerType) {
+    if (at.description) return at.description;
+  }
+  return '';
 }
 
 function errorResult(error: ShipyardError): CallToolResult {

@@ -3,6 +3,11 @@ import type { z } from 'zod';
 export interface DescribeOptions {
   /** Arguments a caller may leave out: a null given for one is told to leave it out. */
   optionalKeys?: readonly string[];
+  /**
+   * Of those, the ones whose description offers `"none"` as a value (`Name, "me" or "none"`): a null for one
+   * is told that too, as for an enum with "none", since leaving it out may mean something else (any).
+   */
+  noneKeys?: readonly string[];
   /** What each unknown argument most likely means (from suggestArguments). */
   meant?: ReadonlyMap<string, Suggestion>;
 }
@@ -27,6 +32,7 @@ export function describeIssues(
   const context = {
     allowedKeys,
     optionalKeys: options.optionalKeys ?? [],
+    noneKeys: options.noneKeys ?? [],
     meant: options.meant ?? suggestArguments(issues, allowedKeys),
   };
   const described = issues
@@ -181,6 +187,7 @@ function fieldName(path: readonly PropertyKey[]): string {
 interface IssueContext {
   allowedKeys: readonly string[];
   optionalKeys: readonly string[];
+  noneKeys: readonly string[];
   meant: ReadonlyMap<string, Suggestion>;
 }
 
@@ -188,12 +195,16 @@ interface IssueContext {
 const UNKNOWN_SHOWN = 10;
 
 function describeIssue(issue: z.core.$ZodIssue, context: IssueContext): string {
-  const { allowedKeys, optionalKeys, meant } = context;
+  const { allowedKeys, optionalKeys, noneKeys, meant } = context;
   const field = `\`${fieldName(issue.path)}\``;
   // Null given for an argument the caller may leave out (an enum reports it as a value, others as a type).
   const nullForOptional =
     issue.input === null && issue.path.length === 1 && optionalKeys.includes(String(issue.path[0]));
-  const leaveOut = nullForOptional ? ': leave the argument out rather than pass null' : '';
+  const leaveOut = !nullForOptional
+    ? ''
+    : noneKeys.includes(String(issue.path[0]))
+      ? ': pass "none" for none, or leave the argument out'
+      : ': leave the argument out rather than pass null';
   switch (issue.code) {
     case 'unrecognized_keys': {
       const shown = issue.keys.slice(0, UNKNOWN_SHOWN).map((k) => {

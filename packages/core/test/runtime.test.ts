@@ -291,6 +291,39 @@ describe('tools/call', () => {
     expect(required.message).toBe('Invalid arguments for echo_text: `text` must be a string, got null');
   });
 
+  it('tells a null for an optional argument whose description offers "none" to pass "none", or leave it out', async () => {
+    const definition = createSample();
+    definition.tools = [
+      ...definition.tools,
+      defineTool({
+        name: 'find_people',
+        title: 'Find people',
+        description: 'Find people by owner; returns how many.',
+        input: {
+          owner: z.string().describe('Name or "none"').optional(),
+          team: z.string().optional().describe('Team name'),
+        },
+        output: { count: z.number() },
+        annotations: {
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
+        handler: () => ({ count: 0 }),
+      }),
+    ];
+    harness = await connect(definition);
+    const error = expectToolError(
+      await call(harness.client, 'find_people', { owner: null, team: null }),
+      'invalid_input',
+    );
+    expect(error.message).toBe(
+      'Invalid arguments for find_people: `owner` must be a string, got null: pass "none" for none, or leave the ' +
+        'argument out; `team` must be a string, got null: leave the argument out rather than pass null',
+    );
+  });
+
   it('rejects a wrong type, naming the field and the expected type in plain words', async () => {
     const { client } = await start();
     const error = expectToolError(await call(client, 'echo_text', { text: 42 }), 'invalid_input');

@@ -497,6 +497,9 @@ describe('filters', () => {
     expect(await keys({ assignee: 'ME' })).toEqual(['SHIP-1']);
     expect((await keys({ assignee: 'none' })).sort()).toEqual(['SHIP-3', 'WEB-1']);
     expect(await keys({ assignee: 'nobody-here' })).toEqual([]);
+    // null, as results show nobody: told the word for it, not only to leave the filter out (any assignee).
+    const error = await callError(client, 'search_tickets', { assignee: null }, 'invalid_input');
+    expect(error.message).toContain('`assignee` must be a string, got null: pass "none" for none');
   });
 
   it('by assignee in any case, through the assignee index', async () => {

@@ -180,7 +180,7 @@ describe('create_ticket', () => {
     );
     const unset = await refuse({ assignee: null });
     expect(unset.message).toBe(
-      'Invalid arguments for create_ticket: `assignee` must be a string, got null: leave the argument out rather than pass null',
+      'Invalid arguments for create_ticket: `assignee` must be a string, got null: pass "none" for none, or leave the argument out',
     );
     // Blanks around a project key or a date are dropped, as around a ticket key.
     const padded = await callOk<{ key: string }>(client, 'create_ticket', {

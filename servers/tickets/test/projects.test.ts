@@ -6,6 +6,7 @@ import { connectTickets, seedProject, seedTicket, type TicketsClient } from './h
 interface Listed {
   count: number;
   projects: { key: string; name: string; description: string; open: number; total: number }[];
+  note?: string;
 }
 
 let client: TicketsClient;
@@ -238,10 +239,16 @@ describe('list_projects', () => {
     const first = await callOk<Listed>(client, 'list_projects');
     expect(first.count).toBe(205);
     expect(first.projects.map((p) => p.key)).toEqual(keys.slice(0, 200));
-    // Any case and blanks, as project keys go elsewhere.
+    expect(first.note).toBe(
+      'Showing 200 of 205 projects by key; list_projects with `after` lists the ones after the last',
+    );
+    // Any case and blanks, as project keys go elsewhere. The last page says nothing of more.
     const rest = await callOk<Listed>(client, 'list_projects', { after: ' p199 ' });
     expect(rest).toMatchObject({ count: 205 });
     expect(rest.projects.map((p) => p.key)).toEqual(keys.slice(200));
+    expect(rest.note).toBeUndefined();
+    // A page of exactly 200 with none after it says nothing either.
+    expect((await callOk<Listed>(client, 'list_projects', { after: 'P004' })).note).toBeUndefined();
     const { contents } = await client.readResource({ uri: 'tickets://projects' });
     const page = JSON.parse((contents[0] as { text: string }).text) as { count: number; note: string };
     expect(page.count).toBe(205);

@@ -163,13 +163,16 @@ export function projectOverviews(
   after?: string,
 ): { projects: ProjectOverview[]; count: number; note?: string } {
   const total = db.select({ n: count() }).from(projects).get()?.n ?? 0;
+  // One more than shown, to know whether any follow.
   const rows = db
     .select()
     .from(projects)
     .where(after === undefined ? undefined : gt(projects.key, after))
     .orderBy(asc(projects.key))
-    .limit(LIMITS.projects)
+    .limit(LIMITS.projects + 1)
     .all();
+  const more = rows.length > LIMITS.projects;
+  if (more) rows.pop();
   const counts = db
     .select({
       projectId: tickets.projectId,
@@ -190,7 +193,7 @@ export function projectOverviews(
       uri: `tickets://projects/${row.key}`,
     })),
     count: total,
-    ...(total > rows.length
+    ...(more
       ? {
           note: `Showing ${rows.length} of ${total} projects by key; list_projects with \`after\` lists the ones after the last`,
         }

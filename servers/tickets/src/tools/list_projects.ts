@@ -23,6 +23,7 @@ export default defineTool({
         total: z.number().int(),
       }),
     ),
+    note: z.string().optional(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {

@@ -588,6 +588,9 @@ describe('filters', () => {
       'SHIP-3',
       'WEB-1',
     ]);
+    // An offset that carries the last or the first day of the years past them: after every ticket, before all.
+    expect(await keys({ updated_since: '9999-12-31T23:00:00-05:00' })).toEqual([]);
+    expect((await keys({ created_since: '0000-01-01T00:30:00+01:00' })).length).toBe(4);
     expect((await keys({ created_since: '2024-01-01' })).sort()).toEqual(['SHIP-1', 'SHIP-2']);
     expect((await keys({ created_since: '2023-12-31T23:00' })).sort()).toEqual([
       'SHIP-1',

@@ -413,7 +413,15 @@ export function parseInstant(text: string): string | undefined {
   if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
   const offset = zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone.toUpperCase();
   const ms = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}.${frac.padEnd(3, '0').slice(0, 3)}${offset}`);
-  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();
+  if (Number.isNaN(ms)) return undefined;
+  // An offset can carry 9999-12-31 into year 10000, written +010000-…, which sorts before every stored time
+  // (as -000001-… does, rightly): the ends of the years stored times have place them where they belong.
+  const at = new Date(ms).toISOString();
+  return at.startsWith('+')
+    ? '9999-12-31T23:59:59.999Z'
+    : at.startsWith('-')
+      ? '0000-01-01T00:00:00.000Z'
+      : at;
 }
 
 export interface SearchOptions {

@@ -272,6 +272,23 @@ describe('create_ticket', () => {
     expect(await callOk(client, 'search_tickets', { label: bugs })).toMatchObject({ total: 1 });
   });
 
+  it('counts text as it is stored, composed: an accent sent as a second character adds none', async () => {
+    await setup(1);
+    // 200 and 50 characters composed, 240 and 60 as sent (e and a combining accent).
+    const title = 'Cafe\u0301 '.repeat(40);
+    const label = 'e\u0301'.repeat(30);
+    const ticket = await seedTicket(client, { title, labels: [label], assignee: 'Rene\u0301' });
+    const stored = await callOk<{ title: string; labels: string[]; assignee: string }>(client, 'get_ticket', {
+      key: ticket.key,
+    });
+    expect(stored.title).toBe(title.normalize('NFC').trim());
+    expect(stored.labels).toEqual([label.normalize('NFC')]);
+    expect(stored.assignee).toBe('Ren\u00e9');
+    expect(await callOk(client, 'search_tickets', { label })).toMatchObject({ total: 1 });
+    // Past the limit composed is still past it.
+    await callError(client, 'create_ticket', { project: 'SHIP', title: `${title}e` }, 'invalid_input');
+  });
+
   it('refuses a label or a person that is not one line with something visible', async () => {
     await setup(1);
     for (const labels of [['\u200b'], ['a\nb'], ['a\u2028b'], ['ok', 'tab\there']]) {

@@ -69,6 +69,13 @@ const oneLine = (text: string) =>
     .normalize('NFC');
 
 /**
+ * Text in Unicode's composed form (NFC), as it is stored, before its length is checked: `é` sent as e and a
+ * combining accent is one character, as the same text sent composed. (An overwrite, not a transform: the
+ * limit after it stays in the JSON Schema.)
+ */
+const composed = (text: string) => text.normalize('NFC');
+
+/**
  * The length (in characters, as the input limits count them) checked again after the text was cleaned: the
  * composed form of a few letters is longer (क़ is two characters in NFC).
  */
@@ -83,6 +90,7 @@ export const lineOfText = (max: number) =>
   z
     .string()
     .trim()
+    .overwrite(composed)
     .max(max)
     .transform(oneLine)
     .refine((text) => VISIBLE.test(text), 'must have a visible character')
@@ -99,6 +107,7 @@ export const withoutControls = (text: string) => text.replace(/(?![\t\n\r])\p{Cc
 export const markdown = (max: number) =>
   z
     .string()
+    .overwrite(composed)
     .max(max)
     .transform(withoutControls)
     .refine(...within(max));
@@ -125,6 +134,7 @@ export const fields = {
   person: z
     .string()
     .trim()
+    .overwrite(composed)
     .max(MAX_NAME_CHARS, { abort: true })
     .transform(personName)
     .refine(oneVisibleLine, ONE_VISIBLE_LINE)
@@ -139,6 +149,7 @@ export const fields = {
       z
         .string()
         .trim()
+        .overwrite(composed)
         .max(50, { abort: true })
         .refine(oneVisibleLine, ONE_VISIBLE_LINE)
         // Stored lower-case, where some letters grow (İ is i and a dot): the label filter takes 50 at most.
@@ -150,7 +161,13 @@ export const fields = {
     .max(20)
     .describe('Labels, stored lower-case'),
   // A filter on one label: empty is refused rather than read as "any label" (leave it out for that).
-  label: z.string().trim().max(50).refine(oneVisibleLine, ONE_VISIBLE_LINE).describe('Has this label'),
+  label: z
+    .string()
+    .trim()
+    .overwrite(composed)
+    .max(50)
+    .refine(oneVisibleLine, ONE_VISIBLE_LINE)
+    .describe('Has this label'),
   estimate: z.number().min(0).max(10_000).describe('Estimate in points'),
   due_date: isoDate.describe('Due date, YYYY-MM-DD'),
   parent: z.string().max(24).describe('Parent ticket key'),

@@ -566,8 +566,13 @@ describe('filters', () => {
   it('by parent; an unknown parent is not_found and a malformed one invalid_input', async () => {
     expect(await keys({ parent: 'SHIP-1' })).toEqual(['SHIP-3']);
     expect(await keys({ parent: 'ship-2' })).toEqual([]);
-    await callError(client, 'search_tickets', { parent: 'SHIP-99' }, 'not_found');
-    await callError(client, 'search_tickets', { parent: 'not a key' }, 'invalid_input');
+    // Each error names the argument: the key is not the search's own.
+    const missing = await callError(client, 'search_tickets', { parent: 'SHIP-99' }, 'not_found');
+    expect(missing.message).toMatch(/^`parent`: No ticket SHIP-99: /);
+    const malformed = await callError(client, 'search_tickets', { parent: 'not a key' }, 'invalid_input');
+    expect(malformed.message).toMatch(/^`parent`: /);
+    const none = await callError(client, 'search_tickets', { parent: 'none' }, 'invalid_input');
+    expect(none.hint).toBe('Pass a key such as SHIP-42, or leave parent out');
   });
 
   it('by updated_since and created_since (dates and datetimes)', async () => {

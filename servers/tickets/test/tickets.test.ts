@@ -135,7 +135,7 @@ describe('create_ticket', () => {
     expect(project.message).toContain('NOPE');
     expect(project.hint).toContain('list_projects');
     expect((await refuse({ parent: 'SHIP-9' }, 'not_found')).message).toBe(
-      'The parent SHIP-9 does not exist',
+      "`parent`: No ticket SHIP-9: SHIP's keys go from SHIP-1 to SHIP-1",
     );
     expect((await refuse({ parent: 'nine' }, 'invalid_input')).message).toContain('parent');
     const empty = await refuse({ parent: '' }, 'invalid_input');
@@ -904,7 +904,7 @@ describe('update_ticket', () => {
     const missing = await updateError({ key: 'SHIP-7', title: 'x' }, 'not_found');
     expect(missing.hint).toContain('search_tickets');
     const parent = await updateError({ key: 'SHIP-1', parent: 'SHIP-7' }, 'not_found');
-    expect(parent.message).toContain('parent SHIP-7');
+    expect(parent.message).toBe("`parent`: No ticket SHIP-7: SHIP's keys go from SHIP-1 to SHIP-1");
     const malformed = await updateError({ key: 'SHIP_X', title: 'x' }, 'invalid_input');
     expect(malformed.hint).toContain('search_tickets');
     const badParent = await updateError({ key: 'SHIP-1', parent: 'seven' }, 'invalid_input');

@@ -3,7 +3,6 @@ import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { links, projects, tickets } from '../db/schema.js';
 import {
   elide,
-  getTicketRow,
   nowIso,
   OPEN_STATUSES,
   recordHistory,
@@ -11,6 +10,7 @@ import {
   type TicketRow,
   type TicketsDb,
   type Tx,
+  ticketArgument,
 } from './model.js';
 
 /** The five ways to name a link, from the side of the ticket it is read from. */
@@ -207,21 +207,9 @@ function recordLinkChange(
 }
 
 /** The ticket an argument names; its errors say which argument (key or target) was wrong. */
-function ticketArg(tx: Tx, name: 'key' | 'target', value: string): TicketRow {
-  try {
-    return getTicketRow(tx, value);
-  } catch (error) {
-    const options = (e: NotFound | InvalidInput) => ({ hint: e.hint, details: e.details });
-    if (error instanceof NotFound) throw new NotFound(`\`${name}\`: ${error.message}`, options(error));
-    if (error instanceof InvalidInput)
-      throw new InvalidInput(`\`${name}\`: ${error.message}`, options(error));
-    throw error;
-  }
-}
-
 function endsOf(tx: Tx, key: string, target: string): [TicketRow, TicketRow] {
-  const from = ticketArg(tx, 'key', key);
-  const to = ticketArg(tx, 'target', target);
+  const from = ticketArgument(tx, 'key', key);
+  const to = ticketArgument(tx, 'target', target);
   if (from.id === to.id) {
     throw new InvalidInput(`A ticket cannot be linked to itself (${from.key})`, {
       hint: 'Pass a different target key',

@@ -268,6 +268,23 @@ export function getTicketRow(db: Tx, key: string): TicketRow {
   return row;
 }
 
+/**
+ * The ticket an argument names, its errors naming the argument (`` `target`: No ticket SHIP-9… ``), as they
+ * must where a tool takes two keys, or a key among other arguments. `noneHint` answers what some write for no
+ * ticket (`none`, `null`, `-` or a blank).
+ */
+export function ticketArgument(db: Tx, name: string, value: string, noneHint?: string): TicketRow {
+  try {
+    return getTicketRow(db, value);
+  } catch (error) {
+    if (!(error instanceof NotFound || error instanceof InvalidInput)) throw error;
+    const none = noneHint !== undefined && /^\s*(?:none|null|-)?\s*$/i.test(value);
+    const options = { hint: none ? noneHint : error.hint, details: error.details };
+    const message = `\`${name}\`: ${error.message}`;
+    throw error instanceof NotFound ? new NotFound(message, options) : new InvalidInput(message, options);
+  }
+}
+
 /** The ticket with this exact key (upper case, trimmed), or undefined. */
 export const findTicketRow = (db: Tx, key: string) =>
   db.select().from(tickets).where(eq(tickets.key, key)).get();

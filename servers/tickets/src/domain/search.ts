@@ -23,7 +23,6 @@ import { indexNewTickets, leftOutNote } from './indexing.js';
 import {
   findTicketRow,
   getProjectRow,
-  getTicketRow,
   head,
   normaliseLabel,
   OPEN_STATUSES,
@@ -39,6 +38,7 @@ import {
   type TicketSummary,
   type TicketsDb,
   type TicketType,
+  ticketArgument,
   toSummary,
 } from './model.js';
 import { indexWords, prefixTerms } from './prefix.js';
@@ -609,7 +609,10 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
       'residual',
       () => sql`EXISTS (SELECT 1 FROM json_each(tickets.labels) WHERE json_each.value = ${label})`,
     );
-  const parent = options.parent === undefined ? undefined : getTicketRow(db, options.parent);
+  const parent =
+    options.parent === undefined
+      ? undefined
+      : ticketArgument(db, 'parent', options.parent, 'Pass a key such as SHIP-42, or leave parent out');
   if (parent) add('parent', 'narrow', (h) => sql`${plus(h)}tickets.parent_id = ${parent.id}`);
   const updatedSince = sinceOf(options.updated_since, 'updated_since');
   if (updatedSince) add('updated', 'broad', (h) => sql`${plus(h)}tickets.updated_at >= ${updatedSince}`);

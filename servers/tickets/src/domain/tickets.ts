@@ -1,4 +1,4 @@
-import { Conflict, InvalidInput, NotFound } from '@shipyard/core';
+import { Conflict, InvalidInput } from '@shipyard/core';
 import { preparedOnce } from '@shipyard/db';
 import { count, desc, eq, sql } from 'drizzle-orm';
 import { history, tickets } from '../db/schema.js';
@@ -26,6 +26,7 @@ import {
   type TicketType,
   TRANSITIONS,
   type Tx,
+  ticketArgument,
   toTicket,
 } from './model.js';
 
@@ -76,12 +77,13 @@ function prepareCreate(db: TicketsDb) {
     `INSERT INTO history (ticket_id, field, new_value, changed_by, changed_at) VALUES (?, 'created', ?, ?, ?)`,
   );
   return sqlite.transaction((input: CreateTicket, user: string | undefined): Ticket => {
-    // A failure after the bump (an unknown parent, say) rolls it back with the rest of the transaction.
+    // The parent first: its error names the keys there are, which the bump would count one too many. A
+    // failure after the bump rolls it back with the rest of the transaction.
+    const parentId =
+      input.parent === undefined || input.parent === null ? null : findParent(db, input.parent).id;
     const found = bump.get(input.project.toUpperCase());
     if (!found) throw projectNotFound(db, input.project);
     const priority = input.priority ?? 'none';
-    const parentId =
-      input.parent === undefined || input.parent === null ? null : findParent(db, input.parent).id;
     const at = nowIso();
     // Every column but the id is given, so this is the row as stored; the ticket is built from it.
     const row: TicketRow = {
@@ -369,25 +371,13 @@ function nextLabels(row: TicketRow, input: UpdateTicket): string[] | undefined {
 }
 
 /** The parent ticket by key; errors name the `parent` argument. */
-function findParent(tx: Tx, key: string): TicketRow {
-  try {
-    return getTicketRow(tx, key);
-  } catch (error) {
-    if (error instanceof NotFound) {
-      throw new NotFound(`The parent ${key.trim().toUpperCase()} does not exist`, { hint: error.hint });
-    }
-    if (error instanceof InvalidInput) {
-      // `none` or a blank is how some ask for no parent: say how that is said.
-      const none = /^\s*(?:none|null|-)?\s*$/i.test(key);
-      throw new InvalidInput(`\`parent\`: ${error.message}`, {
-        hint: none
-          ? 'Pass a key such as SHIP-42; for no parent, leave parent out (update_ticket: null clears it)'
-          : error.hint,
-      });
-    }
-    throw error;
-  }
-}
+const findParent = (tx: Tx, key: string): TicketRow =>
+  ticketArgument(
+    tx,
+    'parent',
+    key,
+    'Pass a key such as SHIP-42; for no parent, leave parent out (update_ticket: null clears it)',
+  );
 
 /**
  * Parents form a forest: refuse a parent that is the ticket itself or one of its descendants, naming the

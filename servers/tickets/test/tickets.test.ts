@@ -401,6 +401,14 @@ describe('get_ticket', () => {
       before: older.comments?.[0]?.id,
     });
     expect(none.comments).toEqual([]);
+    // Without comments, `before` would do nothing: said rather than ignored.
+    const ignored = await callError(
+      client,
+      'get_ticket',
+      { key: 'SHIP-1', include: ['history'], before: 3 },
+      'invalid_input',
+    );
+    expect(ignored.hint).toBe('Add "comments" to include, or leave before out');
   });
 
   it('returns the last 50 history entries, oldest first, with the total', async () => {

@@ -1,4 +1,4 @@
-import { defineTool, type ToolContext, z } from '@shipyard/core';
+import { defineTool, InvalidInput, type ToolContext, z } from '@shipyard/core';
 import { getTicketDetails, INCLUDES } from '../domain/tickets.js';
 import type { TicketsDeps } from '../server.js';
 import { fields, TicketSchema } from './shared.js';
@@ -47,6 +47,13 @@ export default defineTool({
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {
-    return getTicketDetails(ctx.deps.db, input.key, input.include ?? ['comments', 'links'], input.before);
+    const include = input.include ?? ['comments', 'links'];
+    // `before` pages the comments: without them it would do nothing, silently.
+    if (input.before !== undefined && !include.includes('comments')) {
+      throw new InvalidInput('`before` picks the comments shown, and `include` leaves comments out', {
+        hint: 'Add "comments" to include, or leave before out',
+      });
+    }
+    return getTicketDetails(ctx.deps.db, input.key, include, input.before);
   },
 });

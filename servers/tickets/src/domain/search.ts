@@ -79,12 +79,13 @@ export interface RelevanceKey {
 
 /**
  * What bm25 weighs every hit by besides the hit itself: how many tickets the index holds and their total
- * length, FTS5's "averages" record (row 1 of tickets_fts_data). An insert, a delete or an edit that changes a
- * text's length in words changes it, and with it each word's weight: tickets can swap places, so a relevance
- * page that starts after the last ticket shown may skip or repeat one. A relevance cursor carries a hash of
- * it (after the last hit's score and id, as {@link RelevanceKey}), and a later page notes when it changed. A status or
- * priority change rewrites a ticket's index row with the same lengths and weights: no change. An edit that
- * swaps words for as many others changes the words' weights but not this record, so it goes unnoticed.
+ * length, FTS5's "averages" record (row 1 of tickets_fts_data). An insert, a delete or an edit that changes
+ * a text's length in words changes it, and with it each word's weight: tickets can swap places, so a
+ * relevance page that starts after the last ticket shown may skip or repeat one. A relevance cursor carries
+ * a hash of it (after the last hit's score and id, as {@link RelevanceKey}), and a later page notes when it
+ * changed. A status or priority change rewrites a ticket's index row with the same lengths and weights: no
+ * change. An edit that swaps words for as many others changes the words' weights but not this record, so it
+ * goes unnoticed.
  */
 const INDEX_STATS = sql.raw('(SELECT block FROM tickets_fts_data WHERE id = 1)');
 

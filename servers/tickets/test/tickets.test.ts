@@ -162,6 +162,11 @@ describe('create_ticket', () => {
     expect((await refuse({ due_date: '2026-02-30' })).message).toBe(
       'Invalid arguments for create_ticket: `due_date` must be a real calendar date',
     );
+    // A year such as 0026 is a typo of 2026; 1900 on is taken.
+    expect((await refuse({ due_date: '0026-12-01' })).message).toBe(
+      'Invalid arguments for create_ticket: `due_date` must be a date from 1900 on, e.g. 2026-12-01',
+    );
+    expect((await refuse({ due_date: '1899-12-31' })).message).toContain('from 1900 on');
     expect((await refuse({ project: 'SHIP-1' })).message).toBe(
       '"SHIP-1" is a ticket key; its project is SHIP',
     );

@@ -45,7 +45,9 @@ const isoDate = z
   .refine((value) => {
     const date = new Date(`${value}T00:00:00Z`);
     return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-  }, 'must be a real calendar date');
+  }, 'must be a real calendar date')
+  // 0026-12-01 is 2026-12-01 with a typo, not a date anything is due on.
+  .refine((value) => value >= '1900', 'must be a date from 1900 on, e.g. 2026-12-01');
 
 /** A character that shows: not a blank, a control or a format (zero-width) character. */
 const VISIBLE = /[^\s\p{Cc}\p{Cf}]/u;

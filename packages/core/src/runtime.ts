@@ -265,6 +265,8 @@ export class Runtime {
   private readonly options: RuntimeOptions;
   private readonly tools = new Map<string, CompiledTool>();
   private readonly hiddenByReadOnly = new Set<string>();
+  /** Tools --tools leaves out that --read-only would hide too (they change data). */
+  private readonly writersLeftOut = new Set<string>();
   /** The definition's instructions for the tools this run offers. */
   private readonly instructions: string | undefined;
   private readonly resources: CompiledResource[];
@@ -300,8 +302,12 @@ export class Runtime {
     }
     const allowed = options.tools && options.tools.length > 0 ? new Set(options.tools) : undefined;
     for (const tool of all.values()) {
-      if (allowed && !allowed.has(tool.name)) continue;
-      if (options.readOnly && !tool.annotations.readOnlyHint) {
+      const writer = options.readOnly && !tool.annotations.readOnlyHint;
+      if (allowed && !allowed.has(tool.name)) {
+        if (writer) this.writersLeftOut.add(tool.name);
+        continue;
+      }
+      if (writer) {
         this.hiddenByReadOnly.add(tool.name);
         continue;
       }
@@ -335,10 +341,14 @@ export class Runtime {
     const missing = this.hiddenPrompts.get(name);
     if (!missing) return undefined;
     const readOnly = missing.filter((tool) => this.hiddenByReadOnly.has(tool));
-    const left = missing.filter((tool) => !this.hiddenByReadOnly.has(tool));
+    const both = missing.filter((tool) => this.writersLeftOut.has(tool));
+    const left = missing.filter((tool) => !this.hiddenByReadOnly.has(tool) && !this.writersLeftOut.has(tool));
     const reasons = [
       ...(readOnly.length > 0 ? [`${readOnly.join(', ')}, which --read-only hides`] : []),
       ...(left.length > 0 ? [`${left.join(', ')}, which --tools (SHIPYARD_TOOLS) leaves out`] : []),
+      ...(both.length > 0
+        ? [`${both.join(', ')}, which --tools (SHIPYARD_TOOLS) leaves out and --read-only would hide`]
+        : []),
     ];
     return `Prompt ${name} is not offered: it calls ${reasons.join(', and ')}`;
   }

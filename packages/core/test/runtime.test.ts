@@ -599,6 +599,13 @@ describe('allow-list', () => {
       'Prompt summarise is not offered: it calls update_note, which --read-only hides, and slow_echo, which --tools (SHIPYARD_TOOLS) leaves out.',
     );
     await readOnly.close();
+    // A tool that writes, left out by --tools under --read-only: both would have to change.
+    const neither = await connect({ ...sample, prompts: writes }, { readOnly: true, tools: ['echo_text'] });
+    const both = await expectRpcError(neither.client.getPrompt({ name: 'summarise' }), INVALID_PARAMS);
+    expect(both.message).toContain(
+      'it calls slow_echo, which --tools (SHIPYARD_TOOLS) leaves out, and update_note, which --tools (SHIPYARD_TOOLS) leaves out and --read-only would hide.',
+    );
+    await neither.close();
     const all = await start({ tools: ['echo_text'] });
     expect((await all.client.listPrompts()).prompts.map((p) => p.name)).toEqual(['review-note', 'summarise']);
   });

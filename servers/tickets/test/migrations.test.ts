@@ -139,3 +139,17 @@ it('keeps the indexed tickets of an existing file when new tickets start to wait
     after.close();
   }
 });
+
+it("finds the last change of a ticket's text through its own index in an existing file", () => {
+  const { data, before } = olderFile(5);
+  before.close();
+  const after = openTicketsDatabase(data, migrations);
+  try {
+    const plan = after.sqlite
+      .prepare("EXPLAIN QUERY PLAN SELECT max(id) FROM history WHERE field IN ('title', 'description')")
+      .all() as { detail: string }[];
+    expect(plan.map((step) => step.detail).join('; ')).toContain('history_text_edits_idx');
+  } finally {
+    after.close();
+  }
+});

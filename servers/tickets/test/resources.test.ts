@@ -293,7 +293,7 @@ describe('tickets://projects/{project}/labels', () => {
     expect(page.note).toContain('Showing 100 of 119 labels');
   });
 
-  it('notifies its subscribers of new labels and of tickets closed or reopened, not of other changes', async () => {
+  it('notifies its subscribers of label changes and of labelled tickets closed or reopened, not of others', async () => {
     await seedTicket(client, { title: 'Plain' });
     const updates = watchResourceUpdates(client);
     await client.subscribeResource({ uri: 'tickets://projects/ship/labels' });
@@ -301,11 +301,14 @@ describe('tickets://projects/{project}/labels', () => {
     await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'news' });
     await callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'todo' });
     await seedTicket(client, { title: 'No labels' });
+    await callOk(client, 'transition_ticket', { key: 'SHIP-2', status: 'cancelled' });
     // Each change below notifies; none of those above did.
     const steps: [string, () => Promise<unknown>][] = [
       ['update', () => callOk(client, 'update_ticket', { key: 'SHIP-1', labels: ['ui'] })],
       ['create', () => seedTicket(client, { title: 'Labelled', labels: ['api'] })],
       ['close', () => callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'cancelled' })],
+      ['reopen', () => callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'todo' })],
+      ['clear', () => callOk(client, 'update_ticket', { key: 'SHIP-1', labels: null })],
     ];
     for (const [step, run] of steps) {
       await run();

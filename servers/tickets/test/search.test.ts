@@ -572,7 +572,7 @@ describe('filters', () => {
     const malformed = await callError(client, 'search_tickets', { parent: 'not a key' }, 'invalid_input');
     expect(malformed.message).toMatch(/^`parent`: /);
     const none = await callError(client, 'search_tickets', { parent: 'none' }, 'invalid_input');
-    expect(none.hint).toBe('Pass a key such as SHIP-42, or leave parent out');
+    expect(none.hint).toBe('Pass a parent key such as SHIP-42; no filter finds the tickets without a parent');
   });
 
   it('by updated_since and created_since (dates and datetimes)', async () => {
@@ -824,6 +824,19 @@ describe('pages', () => {
     const again = await search(ask);
     expect(again.note).toBeUndefined();
     expect((await search({ ...ask, cursor: again.next_cursor })).note).toBeUndefined();
+    // Nor do a priority, an assignee, labels or a comment.
+    await callOk(client, 'update_ticket', {
+      key: 'SHIP-24',
+      priority: 'high',
+      assignee: 'bo',
+      labels: ['ui'],
+    });
+    await callOk(client, 'add_ticket_comment', { key: 'SHIP-24', body: 'alpha beta' });
+    expect((await search({ ...ask, cursor: again.next_cursor })).note).toBeUndefined();
+    // A word swapped for another leaves the index's counts of tickets and words as they were, and moves the
+    // words' weights all the same: noted too.
+    await callOk(client, 'update_ticket', { key: 'SHIP-13', title: 'Flaky alpha number 13' });
+    expect((await search({ ...ask, cursor: again.next_cursor })).note).toContain('may skip or repeat');
   });
 
   it('uses 20 per page by default', async () => {

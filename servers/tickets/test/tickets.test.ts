@@ -138,6 +138,8 @@ describe('create_ticket', () => {
       "`parent`: No ticket SHIP-9: SHIP's keys go from SHIP-1 to SHIP-1",
     );
     expect((await refuse({ parent: 'nine' }, 'invalid_input')).message).toContain('parent');
+    // An unknown project is said first, whatever the parent.
+    expect((await refuse({ project: 'NOPE', parent: 'SHIP-9' }, 'not_found')).message).toContain('NOPE');
     const empty = await refuse({ parent: '' }, 'invalid_input');
     expect(empty.message).toContain('`parent`');
     expect(empty.hint).toContain('SHIP-42');

@@ -128,7 +128,12 @@ export const history = sqliteTable(
     changedBy: text('changed_by'),
     changedAt: text('changed_at').notNull().default(now),
   },
-  (t) => [index('history_ticket_idx').on(t.ticketId, t.id)],
+  (t) => [
+    index('history_ticket_idx').on(t.ticketId, t.id),
+    // The last change of a ticket's text, as a relevance page's cursor reads it (domain/search.ts INDEX_STATS):
+    // only those changes enter it, so a create, which writes a 'created' row, does not write to it.
+    index('history_text_edits_idx').on(t.id).where(sql`${t.field} IN ('title', 'description')`),
+  ],
 );
 
 /**

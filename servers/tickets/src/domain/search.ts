@@ -70,7 +70,7 @@ const DENSE_HITS = 2_000;
  * the one that hit has now, if its words still match (whatever the filters now say of it: triage moves
  * tickets out of the results), so the page goes on right after it. A hit whose words no longer match is
  * placed by the score it had: the others kept theirs if no text changed. Scores stay where no ticket was
- * added, removed or had its text changed; where one was, tickets may swap places (see {@link INDEX_STATS}).
+ * added, removed or had its text changed; where one was, tickets may swap places (see {@link INDEX_STATE}).
  */
 export interface RelevanceKey {
   score: number;
@@ -79,24 +79,29 @@ export interface RelevanceKey {
 
 /**
  * What bm25 weighs every hit by besides the hit itself: how many tickets the index holds and their total
- * length, FTS5's "averages" record (row 1 of tickets_fts_data). An insert, a delete or an edit that changes
- * a text's length in words changes it, and with it each word's weight: tickets can swap places, so a
- * relevance page that starts after the last ticket shown may skip or repeat one. A relevance cursor carries
- * a hash of it (after the last hit's score and id, as {@link RelevanceKey}), and a later page notes when it
- * changed. A status or priority change rewrites a ticket's index row with the same lengths and weights: no
- * change. An edit that swaps words for as many others changes the words' weights but not this record, so it
- * goes unnoticed.
+ * length, FTS5's "averages" record (row 1 of tickets_fts_data), and how many tickets hold each word, which
+ * an edit can change without changing that record (one word swapped for another). An insert, a delete or a
+ * text edit changes those weights, and tickets can swap places, so a relevance page that starts after the
+ * last ticket shown may skip or repeat one. A relevance cursor carries a hash of the record and of the last
+ * change of a title or description (history_text_edits_idx), after the last hit's score and id (as
+ * {@link RelevanceKey}), and a later page notes when it changed. A status or priority change rewrites a
+ * ticket's index row with the same words: the scores stay, and so does the hash.
  */
-const INDEX_STATS = sql.raw('(SELECT block FROM tickets_fts_data WHERE id = 1)');
+const INDEX_STATE = sql.raw(`(SELECT block FROM tickets_fts_data WHERE id = 1) AS _stats,
+  (SELECT max(id) FROM history WHERE field IN ('title', 'description')) AS _edits`);
 
-/** A short hash of the index's averages record (FNV-1a), as a relevance cursor carries it. */
-function statsHash(block: Uint8Array | null | undefined): string {
+/** A short hash (FNV-1a) of the index state a relevance page's scores come from, as its cursor carries it. */
+function stateHash(state: Pick<Row, '_stats' | '_edits'> | undefined): string {
   let hash = 0x811c9dc5;
-  for (const byte of block ?? []) hash = Math.imul(hash ^ byte, 0x01000193);
+  const mix = (byte: number) => {
+    hash = Math.imul(hash ^ byte, 0x01000193);
+  };
+  for (const byte of state?._stats ?? []) mix(byte);
+  for (const char of String(state?._edits ?? 0)) mix(char.charCodeAt(0));
   return (hash >>> 0).toString(36);
 }
 
-/** The note of a relevance page whose scores moved since the page before it (see {@link INDEX_STATS}). */
+/** The note of a relevance page whose scores moved since the page before it (see {@link INDEX_STATE}). */
 const MOVED_NOTE =
   'Tickets were added, removed or had their text changed since the previous page, which moves relevance ' +
   'scores: this page may skip or repeat a ticket. Search again without cursor for an exact list, or sort by ' +
@@ -461,8 +466,9 @@ type Row = SummaryRow & {
   _rank: number;
   /** The bm25 score, sorted by relevance. */
   _score?: number;
-  /** The index's averages record, sorted by relevance (see INDEX_STATS). */
+  /** Sorted by relevance: the index's averages record and its last text edit (see INDEX_STATE). */
   _stats?: Uint8Array | null;
+  _edits?: number | null;
   description?: string;
   description_truncated?: number;
   reporter?: string | null;
@@ -613,7 +619,12 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const parent =
     options.parent === undefined
       ? undefined
-      : ticketArgument(db, 'parent', options.parent, 'Pass a key such as SHIP-42, or leave parent out');
+      : ticketArgument(
+          db,
+          'parent',
+          options.parent,
+          'Pass a parent key such as SHIP-42; no filter finds the tickets without a parent',
+        );
   if (parent) add('parent', 'narrow', (h) => sql`${plus(h)}tickets.parent_id = ${parent.id}`);
   const updatedSince = sinceOf(options.updated_since, 'updated_since');
   if (updatedSince) add('updated', 'broad', (h) => sql`${plus(h)}tickets.updated_at >= ${updatedSince}`);
@@ -655,8 +666,8 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     after && keyset ? [...conds, keyset.after(after, hide)] : conds;
   let rows: (Row & { total?: number })[];
   let count: SQL;
-  /** Sorted by relevance: the hash of the index's averages the scores of this page come from. */
-  let stats: string | undefined;
+  /** Sorted by relevance: the hash of the index state this page's scores come from (see INDEX_STATE). */
+  let state: string | undefined;
   let known: number | undefined;
   /** New tickets left out of the search (another process held the write lock the index needed). */
   let left = 0;
@@ -726,18 +737,13 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     count = text.count;
     if (sort === 'relevance') {
       const start = after && { score: after[0] as number, id: after[1] as number };
-      // The index's averages come with the rows, from the snapshot of the scores (read alone when none).
+      // The index's state comes with the rows, from the snapshot of the scores (read alone when none).
       rows = db.all<Row>(
-        sql`${text.withHits}SELECT ${select}, ranked.score AS _score, ${text.total} AS total,
-              ${INDEX_STATS} AS _stats
+        sql`${text.withHits}SELECT ${select}, ranked.score AS _score, ${text.total} AS total, ${INDEX_STATE}
             FROM ${text.ranked(page, start)} JOIN tickets ON tickets.id = ranked.id
             ORDER BY ranked.score, ranked.id DESC`,
       );
-      stats = statsHash(
-        rows.length > 0
-          ? rows[0]?._stats
-          : db.get<{ block: Uint8Array }>(sql`SELECT ${INDEX_STATS} AS block`)?.block,
-      );
+      state = stateHash(rows[0] ?? db.get<Row>(sql`SELECT ${INDEX_STATE}`));
     } else {
       rows = snapshot(db, () => {
         // Many hits: walk the sort order's index and stop at a full page; few: look them up and sort them.
@@ -769,12 +775,12 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   }
   const more = rows.length > items.length;
   const last = rows[items.length - 1];
-  const key = last && (stats === undefined ? keyset?.key(last) : [last._score ?? 0, last._id, stats]);
+  const key = last && (state === undefined ? keyset?.key(last) : [last._score ?? 0, last._id, state]);
   const found = toPage(items, total, window, queryKey, { after: key, more });
   const notes = [
     total === 0 && firstPage ? nearMisses(db, label, options.assignee) : undefined,
     left > 0 ? leftOutNote(left) : undefined,
-    stats !== undefined && after?.[2] !== undefined && after[2] !== stats ? MOVED_NOTE : undefined,
+    state !== undefined && after?.[2] !== undefined && after[2] !== state ? MOVED_NOTE : undefined,
   ].filter((note) => note !== undefined);
   return notes.length > 0 ? Object.assign(found, { note: notes.join('. ') }) : found;
 }

@@ -9,6 +9,7 @@ import {
   type Change,
   clip,
   elide,
+  getProjectRow,
   getTicketRow,
   keyOfId,
   listOf,
@@ -77,10 +78,12 @@ function prepareCreate(db: TicketsDb) {
     `INSERT INTO history (ticket_id, field, new_value, changed_by, changed_at) VALUES (?, 'created', ?, ?, ?)`,
   );
   return sqlite.transaction((input: CreateTicket, user: string | undefined): Ticket => {
-    // The parent first: its error names the keys there are, which the bump would count one too many. A
-    // failure after the bump rolls it back with the rest of the transaction.
+    // The parent before the bump, which would count one key too many in the parent's error (the keys there
+    // are); but an unknown project is the first thing to say. A failure after the bump rolls it back.
     const parentId =
-      input.parent === undefined || input.parent === null ? null : findParent(db, input.parent).id;
+      input.parent === undefined || input.parent === null
+        ? null
+        : parentOfNew(db, input.parent, input.project);
     const found = bump.get(input.project.toUpperCase());
     if (!found) throw projectNotFound(db, input.project);
     const priority = input.priority ?? 'none';
@@ -371,6 +374,16 @@ function nextLabels(row: TicketRow, input: UpdateTicket): string[] | undefined {
 }
 
 /** The parent ticket by key; errors name the `parent` argument. */
+/** A new ticket's parent; when there is none such, the project's error comes first, if it has one. */
+function parentOfNew(tx: Tx, key: string, project: string): number {
+  try {
+    return findParent(tx, key).id;
+  } catch (error) {
+    getProjectRow(tx, project);
+    throw error;
+  }
+}
+
 const findParent = (tx: Tx, key: string): TicketRow =>
   ticketArgument(
     tx,
@@ -485,13 +498,14 @@ const orList = (items: readonly string[]) => listOf(items, 'or');
 /**
  * Move a ticket along the workflow (TRANSITIONS). Closing (done, cancelled) sets the resolution, reopening
  * clears it; status and resolution changes go to history, an optional comment is added by the user, all in
- * one IMMEDIATE transaction. Answers with the status the ticket had before, for what to notify.
+ * one IMMEDIATE transaction. Answers with the status the ticket had before and whether it has labels, for
+ * what to notify.
  */
 export function transitionTicket(
   db: TicketsDb,
   input: TransitionTicket,
   user?: string,
-): { result: TransitionResult; from: Status } {
+): { result: TransitionResult; from: Status; labelled: boolean } {
   return db.transaction(
     (tx) => {
       const row = getTicketRow(tx, input.key);
@@ -539,7 +553,7 @@ export function transitionTicket(
         version: updated.version,
         updated_at: updated.updatedAt,
       };
-      return { result, from: row.status };
+      return { result, from: row.status, labelled: row.labels !== '[]' };
     },
     { behavior: 'immediate' },
   );

@@ -19,6 +19,8 @@ interface Entry {
   field: string | null;
   old: string | null;
   new: string | null;
+  /** Whether the ticket has labels now (history rows only). */
+  labelled?: number;
 }
 
 /** The last row of each log. */
@@ -35,8 +37,8 @@ interface Ends {
  * every `everyMs`, when SQLite's `data_version` says another connection has committed, a look reads the rows
  * of both after the last ones it read, and reports for each changed ticket what this process reports for its
  * own changes: its ticket and project URIs, its history URI when it has new history (and its links page for
- * a link), the project list when it was created, closed or reopened, its project's labels page when it was
- * created, relabelled, closed or reopened, and (for the first RELATED_LIMIT
+ * a link), the project list when it was created, closed or reopened, its project's labels page when its
+ * labels changed or it was created, closed or reopened with labels, and (for the first RELATED_LIMIT
  * tickets) the pages that show its title or status ({@link shownOn}: parent, linked tickets and their links
  * pages, and when it was closed or reopened the projects it blocks), and a moved
  * ticket's old and new parent; and the page of each new project (creating one writes neither log, so the
@@ -52,7 +54,7 @@ export function watchOtherProcesses(
 ): () => void {
   const sqlite = db.$client;
   const historyAfter = sqlite.prepare<[number, number], Entry>(
-    `SELECT h.id, t.key, h.field, h.old_value AS old, h.new_value AS new
+    `SELECT h.id, t.key, h.field, h.old_value AS old, h.new_value AS new, t.labels <> '[]' AS labelled
      FROM history h JOIN tickets t ON t.id = h.ticket_id
      WHERE h.id > ? AND h.id <= ? ORDER BY h.id LIMIT ${BATCH}`,
   );
@@ -108,8 +110,10 @@ export function watchOtherProcesses(
       for (const uri of ticketUris(entry.key, { links: entry.field === 'link' })) uris.add(uri);
       const openness = entry.field === 'status' && opensOrCloses(entry.old, entry.new);
       if (entry.field === 'created' || openness) uris.add('tickets://projects');
-      // A new ticket may carry labels (its log entry does not say).
-      if (entry.field === 'created' || entry.field === 'labels' || openness) uris.add(labelsUri(entry.key));
+      // Its labels counted, or the open counts of its labels changed (a new ticket's entry does not say
+      // which labels it came with: the ticket's labels now do).
+      if (entry.field === 'labels' || (entry.labelled && (entry.field === 'created' || openness)))
+        uris.add(labelsUri(entry.key));
       if (entry.field === 'created' || entry.field === 'title') relate(entry.key, false);
       else if (entry.field === 'status') relate(entry.key, openness);
       else if (entry.field === 'parent') {

@@ -26,13 +26,15 @@ export default defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {
-    const { result, from } = transitionTicket(ctx.deps.db, input, ctx.user);
+    const { result, from, labelled } = transitionTicket(ctx.deps.db, input, ctx.user);
     // Its parent and linked tickets show its status; opened or closed, it changes the open counts of the
-    // project list and of its project's labels, and the blocked lists of the projects it blocks.
+    // project list and (of its labels) on its project's labels page, and the blocked lists of the projects it
+    // blocks.
     const blocking = opensOrCloses(from, result.status);
     ctx.changed(
       ...ticketUris(result.key),
-      ...(blocking ? ['tickets://projects', labelsUri(result.key)] : []),
+      ...(blocking ? ['tickets://projects'] : []),
+      ...(blocking && labelled ? [labelsUri(result.key)] : []),
       ...shownOn(ctx.deps.db, result.key, { blocking }),
     );
     return result;

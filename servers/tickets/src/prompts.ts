@@ -1,5 +1,13 @@
 import { definePrompt, InvalidInput, quoteText } from '@shipyard/core';
-import { clip, getProjectRow, getTicketRow, localDate, OPEN_STATUSES, projectOfKey } from './domain/model.js';
+import {
+  clip,
+  getProjectRow,
+  getTicketRow,
+  labelsUri,
+  localDate,
+  OPEN_STATUSES,
+  projectOfKey,
+} from './domain/model.js';
 import { completeProjects, completeTicketKeys } from './domain/reports.js';
 import { parseInstant } from './domain/search.js';
 import type { TicketsDeps } from './server.js';
@@ -91,7 +99,7 @@ export const triageTicket = definePrompt<TicketsDeps>({
         ].join('\n'),
       },
       { role: 'user', resource: `tickets://${k}` },
-      { role: 'user', resource: `tickets://projects/${projectOfKey(k)}/labels` },
+      { role: 'user', resource: labelsUri(k) },
     ];
   },
 });

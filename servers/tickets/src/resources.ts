@@ -34,6 +34,15 @@ function canonicalKey(value: string | undefined, pattern: RegExp, example: strin
   );
 }
 
+/** What each template puts around its variable in a URI: `tickets://` + before + variable + after. */
+const AROUND = {
+  ticket: ['', ''],
+  history: ['', '/history'],
+  links: ['', '/links'],
+  project: ['projects/', ''],
+  labels: ['projects/', '/labels'],
+} as const;
+
 /**
  * A URI whose variable holds a `/` (written or percent-encoded) that names a resource this server has not:
  * the project list with a slash after it (`tickets://projects/`), a project page with more after the project,
@@ -41,10 +50,7 @@ function canonicalKey(value: string | undefined, pattern: RegExp, example: strin
  * are; undefined for any other text, which the resource's read answers. `template` is the resource whose
  * variable it is.
  */
-function notAResource(
-  variable: string | undefined,
-  template: 'ticket' | 'history' | 'links' | 'project' | 'labels',
-) {
+function notAResource(variable: string | undefined, template: keyof typeof AROUND) {
   const key = uriKey(variable);
   // `tickets://PROJECTS` is no ticket key, but the list in another case.
   if (template === 'ticket' && key === 'PROJECTS') {
@@ -53,15 +59,9 @@ function notAResource(
     });
   }
   if (!key.includes('/')) return undefined;
-  const given = variable ?? '';
-  const [path, segments] =
-    template === 'project'
-      ? [`projects/${given}`, ['PROJECTS', ...key.split('/')]]
-      : template === 'labels'
-        ? [`projects/${given}/labels`, ['PROJECTS', ...key.split('/'), 'LABELS']]
-        : template === 'history' || template === 'links'
-          ? [`${given}/${template}`, [...key.split('/'), template.toUpperCase()]]
-          : [given, key.split('/')];
+  const [before, after] = AROUND[template];
+  const path = `${before}${variable ?? ''}${after}`;
+  const segments = `${before}${key}${after}`.toUpperCase().split('/');
   // The client's text, cut (at 200 characters) and with controls and bidi escaped, as other errors name it.
   const missing = (hint: string) =>
     new NotFound(`tickets://${named(path)} is not a resource of this server`, { hint });

@@ -837,6 +837,12 @@ describe('pages', () => {
     // words' weights all the same: noted too.
     await callOk(client, 'update_ticket', { key: 'SHIP-13', title: 'Flaky alpha number 13' });
     expect((await search({ ...ask, cursor: again.next_cursor })).note).toContain('may skip or repeat');
+    // A new ticket moves them once it enters the index, which another search's first page does.
+    const third = await search(ask);
+    await seedTicket(client, { title: 'alpha gamma' });
+    expect((await search({ ...ask, cursor: third.next_cursor })).note).toBeUndefined();
+    await search({ query: 'gamma' });
+    expect((await search({ ...ask, cursor: third.next_cursor })).note).toContain('may skip or repeat');
   });
 
   it('uses 20 per page by default', async () => {

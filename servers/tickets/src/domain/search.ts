@@ -78,28 +78,21 @@ export interface RelevanceKey {
 }
 
 /**
- * What bm25 weighs every hit by besides the hit itself: how many tickets the index holds and their total
- * length, FTS5's "averages" record (row 1 of tickets_fts_data), and how many tickets hold each word, which
- * an edit can change without changing that record (one word swapped for another). An insert, a delete or a
- * text edit changes those weights, and tickets can swap places, so a relevance page that starts after the
- * last ticket shown may skip or repeat one. A relevance cursor carries a hash of the record and of the last
- * change of a title or description (history_text_edits_idx), after the last hit's score and id (as
- * {@link RelevanceKey}), and a later page notes when it changed. A status or priority change rewrites a
- * ticket's index row with the same words: the scores stay, and so does the hash.
+ * What bm25 weighs every hit by besides the hit itself: how many tickets the index holds, their length, and
+ * how many of them hold each word. Tickets entering the index or a title or description edited change those
+ * weights, and tickets can swap places, so a relevance page that starts after the last ticket shown may skip
+ * or repeat one. A relevance cursor carries where the index was (`tickets_indexed.upto`, the last ticket it
+ * holds) and the last change of a title or description (history_text_edits_idx), after the last hit's score
+ * and id (as {@link RelevanceKey}), and a later page notes when either moved. A status or priority change
+ * rewrites a ticket's index row with the same words: the scores stay, and so does this. (Read from FTS5's own
+ * counts instead, the state cost a search 60 µs more: that page is cold after a scan, where these are not.)
  */
-const INDEX_STATE = sql.raw(`(SELECT block FROM tickets_fts_data WHERE id = 1) AS _stats,
+const INDEX_STATE = sql.raw(`(SELECT upto FROM tickets_indexed) AS _indexed,
   (SELECT max(id) FROM history WHERE field IN ('title', 'description')) AS _edits`);
 
-/** A short hash (FNV-1a) of the index state a relevance page's scores come from, as its cursor carries it. */
-function stateHash(state: Pick<Row, '_stats' | '_edits'> | undefined): string {
-  let hash = 0x811c9dc5;
-  const mix = (byte: number) => {
-    hash = Math.imul(hash ^ byte, 0x01000193);
-  };
-  for (const byte of state?._stats ?? []) mix(byte);
-  for (const char of String(state?._edits ?? 0)) mix(char.charCodeAt(0));
-  return (hash >>> 0).toString(36);
-}
+/** The index state a relevance page's scores come from, as its cursor carries it (`upto.edit`, base 36). */
+const stateOf = (state: Pick<Row, '_indexed' | '_edits'> | undefined) =>
+  `${(state?._indexed ?? 0).toString(36)}.${(state?._edits ?? 0).toString(36)}`;
 
 /** The note of a relevance page whose scores moved since the page before it (see {@link INDEX_STATE}). */
 const MOVED_NOTE =
@@ -466,8 +459,8 @@ type Row = SummaryRow & {
   _rank: number;
   /** The bm25 score, sorted by relevance. */
   _score?: number;
-  /** Sorted by relevance: the index's averages record and its last text edit (see INDEX_STATE). */
-  _stats?: Uint8Array | null;
+  /** Sorted by relevance: the last ticket the index holds and the last text edit (see INDEX_STATE). */
+  _indexed?: number | null;
   _edits?: number | null;
   description?: string;
   description_truncated?: number;
@@ -743,7 +736,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
             FROM ${text.ranked(page, start)} JOIN tickets ON tickets.id = ranked.id
             ORDER BY ranked.score, ranked.id DESC`,
       );
-      state = stateHash(rows[0] ?? db.get<Row>(sql`SELECT ${INDEX_STATE}`));
+      state = stateOf(rows[0] ?? db.get<Row>(sql`SELECT ${INDEX_STATE}`));
     } else {
       rows = snapshot(db, () => {
         // Many hits: walk the sort order's index and stop at a full page; few: look them up and sort them.

@@ -6,7 +6,7 @@ import { afterEach, expect, it } from 'vitest';
 import { openTicketsDatabase } from '../src/db/open.js';
 import { indexNewTickets } from '../src/domain/indexing.js';
 import type { Priority, Status } from '../src/domain/model.js';
-import { facetMatch, searchTickets } from '../src/domain/search.js';
+import { facetMatch, INDEX_STATE_SQL, searchTickets } from '../src/domain/search.js';
 import { migrations } from './helpers.js';
 
 const dirs: string[] = [];
@@ -145,9 +145,10 @@ it("finds the last change of a ticket's text through its own index in an existin
   before.close();
   const after = openTicketsDatabase(data, migrations);
   try {
-    const plan = after.sqlite
-      .prepare("EXPLAIN QUERY PLAN SELECT max(id) FROM history WHERE field IN ('title', 'description')")
-      .all() as { detail: string }[];
+    // The statement a relevance page reads its cursor's state with (search.ts INDEX_STATE).
+    const plan = after.sqlite.prepare(`EXPLAIN QUERY PLAN SELECT ${INDEX_STATE_SQL}`).all() as {
+      detail: string;
+    }[];
     expect(plan.map((step) => step.detail).join('; ')).toContain('history_text_edits_idx');
   } finally {
     after.close();

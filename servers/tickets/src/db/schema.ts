@@ -130,7 +130,7 @@ export const history = sqliteTable(
   },
   (t) => [
     index('history_ticket_idx').on(t.ticketId, t.id),
-    // The last change of a ticket's text, as a relevance page's cursor reads it (domain/search.ts INDEX_STATS):
+    // The last change of a ticket's text, as a relevance page's cursor reads it (domain/search.ts INDEX_STATE):
     // only those changes enter it, so a create, which writes a 'created' row, does not write to it.
     index('history_text_edits_idx').on(t.id).where(sql`${t.field} IN ('title', 'description')`),
   ],

@@ -87,8 +87,9 @@ export interface RelevanceKey {
  * rewrites a ticket's index row with the same words: the scores stay, and so does this. (Read from FTS5's own
  * counts instead, the state cost a search 60 µs more: that page is cold after a scan, where these are not.)
  */
-const INDEX_STATE = sql.raw(`(SELECT upto FROM tickets_indexed) AS _indexed,
-  (SELECT max(id) FROM history WHERE field IN ('title', 'description')) AS _edits`);
+export const INDEX_STATE_SQL = `(SELECT upto FROM tickets_indexed) AS _indexed,
+  (SELECT max(id) FROM history WHERE field IN ('title', 'description')) AS _edits`;
+const INDEX_STATE = sql.raw(INDEX_STATE_SQL);
 
 /** The index state a relevance page's scores come from, as its cursor carries it (`upto.edit`, base 36). */
 const stateOf = (state: Pick<Row, '_indexed' | '_edits'> | undefined) =>
@@ -96,7 +97,7 @@ const stateOf = (state: Pick<Row, '_indexed' | '_edits'> | undefined) =>
 
 /** The note of a relevance page whose scores moved since the page before it (see {@link INDEX_STATE}). */
 const MOVED_NOTE =
-  'Tickets were added, removed or had their text changed since the previous page, which moves relevance ' +
+  'Tickets were added to the index or had their text changed since the previous page, which moves relevance ' +
   'scores: this page may skip or repeat a ticket. Search again without cursor for an exact list, or sort by ' +
   'created, whose pages never skip';
 
@@ -659,7 +660,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     after && keyset ? [...conds, keyset.after(after, hide)] : conds;
   let rows: (Row & { total?: number })[];
   let count: SQL;
-  /** Sorted by relevance: the hash of the index state this page's scores come from (see INDEX_STATE). */
+  /** Sorted by relevance: the index state this page's scores come from (see INDEX_STATE). */
   let state: string | undefined;
   let known: number | undefined;
   /** New tickets left out of the search (another process held the write lock the index needed). */

@@ -373,7 +373,6 @@ function nextLabels(row: TicketRow, input: UpdateTicket): string[] | undefined {
   return JSON.stringify(next) === JSON.stringify(current) ? undefined : next;
 }
 
-/** The parent ticket by key; errors name the `parent` argument. */
 /** A new ticket's parent; when there is none such, the project's error comes first, if it has one. */
 function parentOfNew(tx: Tx, key: string, project: string): number {
   try {
@@ -384,6 +383,7 @@ function parentOfNew(tx: Tx, key: string, project: string): number {
   }
 }
 
+/** The parent ticket by key; errors name the `parent` argument. */
 const findParent = (tx: Tx, key: string): TicketRow =>
   ticketArgument(
     tx,

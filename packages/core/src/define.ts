@@ -41,6 +41,11 @@ export interface ToolDefinition<I extends Shape = Shape, O extends Shape = Shape
   input: I;
   output: O;
   annotations: ToolAnnotations;
+  /**
+   * Names other tools give an argument of this one (`tags` for `labels`): an unknown argument so named is
+   * answered with "did you mean", as a near name is. Not accepted in its place, and not in tools/list.
+   */
+  aliases?: Readonly<Partial<Record<string, keyof I & string>>>;
   handler(input: Infer<I>, ctx: ToolContext<Deps>): InferInput<O> | Promise<InferInput<O>>;
 }
 

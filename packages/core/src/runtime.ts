@@ -734,7 +734,7 @@ export class Runtime {
     if (!parsed.success) {
       const { issues } = parsed.error;
       const keys = Object.keys(tool.def.input);
-      const meant = suggestArguments(issues, keys);
+      const meant = suggestArguments(issues, keys, tool.def.aliases);
       const problems = describeIssues(issues, keys, {
         optionalKeys: tool.optional,
         noneKeys: tool.none,

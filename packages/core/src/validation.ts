@@ -60,14 +60,16 @@ export function namesShown(names: readonly string[]): string {
 const MAX_SUGGESTED_NAME = 64;
 
 /**
- * For each unknown top-level argument, the allowed one it most likely means: the only allowed argument that
- * differs just in case or separators (`Key`, `dueDate`), is a part of it (`ticket_key` for `key`) or is a
- * typo away (`priorty`, `state` for `status`); failing that, when it is the only unknown argument and
- * exactly one required argument is missing, that one (`name` for `title`, `comment` for `body`).
+ * For each unknown top-level argument, the allowed one it most likely means: the one the tool names it an
+ * alias of (`tags` for `labels`, in any case); else the only allowed argument that differs just in case or
+ * separators (`Key`, `dueDate`), is a part of it (`ticket_key` for `key`) or is a typo away (`priorty`,
+ * `state` for `status`); failing that, when it is the only unknown argument and exactly one required
+ * argument is missing, that one (`name` for `title`, `comment` for `body`).
  */
 export function suggestArguments(
   issues: readonly z.core.$ZodIssue[],
   allowedKeys: readonly string[],
+  aliases: Readonly<Partial<Record<string, string>>> = {},
 ): Map<string, Suggestion> {
   const unknown = issues.flatMap((i) =>
     i.code === 'unrecognized_keys' && i.path.length === 0 ? i.keys : [],
@@ -77,7 +79,8 @@ export function suggestArguments(
   // Only the names a message shows (namesShown) are worth a suggestion: 340,000 names took 14 s to compare.
   for (const key of unknown.slice(0, UNKNOWN_SHOWN)) {
     if (key.length > MAX_SUGGESTED_NAME) continue;
-    const close = allowedKeys.filter((allowed) => looksLike(key, allowed));
+    const alias = Object.hasOwn(aliases, key.toLowerCase()) ? aliases[key.toLowerCase()] : undefined;
+    const close = alias ? [alias] : allowedKeys.filter((allowed) => looksLike(key, allowed));
     if (close.length === 1) meant.set(key, { argument: close[0] as string });
     else if (unknown.length === 1 && missing.length === 1) meant.set(key, { argument: missing[0] as string });
   }

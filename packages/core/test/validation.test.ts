@@ -198,6 +198,18 @@ describe('describeIssues in words a model can act on', () => {
     expect(meant({ project: 'A', name: 'x', colour: 'red' })).toEqual({});
   });
 
+  it('names the argument a tool gives an unknown name as an alias of, in any case, before anything else', () => {
+    const shape = { title: z.string(), labels: z.array(z.string()).optional() };
+    const strict = z.strictObject(shape);
+    const meant = (value: object, aliases = {}) =>
+      Object.fromEntries(suggestArguments(issuesOf(strict, value), Object.keys(shape), aliases));
+    expect(meant({ title: 'x', tags: ['a'] })).toEqual({});
+    expect(meant({ title: 'x', Tags: ['a'] }, { tags: 'labels' })).toEqual({ Tags: { argument: 'labels' } });
+    // Before the pairing with a missing argument, and only for the names it lists (not `toString`).
+    expect(meant({ tags: ['a'] }, { tags: 'labels' })).toEqual({ tags: { argument: 'labels' } });
+    expect(meant({ title: 'x', toString: 1 }, { tags: 'labels' })).toEqual({});
+  });
+
   it('looks for what only the unknown arguments a message names mean: a flood of names costs no more', () => {
     const shape = { priority: z.string().optional() };
     const strict = z.strictObject(shape);

@@ -708,6 +708,22 @@ describe('update_ticket', () => {
     expect(comment.hint).toBe('Fix the arguments named above and call the tool again');
   });
 
+  it('names the argument meant by a name other trackers use, or by `version` as get_ticket answers it', async () => {
+    await setup(1);
+    const asked: [string, Record<string, unknown>, string][] = [
+      ['create_ticket', { project: 'SHIP', title: 'T', tags: ['ui'] }, 'labels'],
+      ['create_ticket', { project: 'SHIP', title: 'T', assigned_to: 'bo' }, 'assignee'],
+      ['update_ticket', { key: 'SHIP-1', version: 1, title: 'T' }, 'expected_version'],
+      ['transition_ticket', { key: 'SHIP-1', status: 'todo', version: 1 }, 'expected_version'],
+      ['search_tickets', { q: 'crash' }, 'query'],
+      ['search_tickets', { tags: 'ui' }, 'label'],
+    ];
+    for (const [tool, args, meant] of asked) {
+      const error = await callError(client, tool, args, 'invalid_input');
+      expect(error.message, tool).toContain(`(did you mean \`${meant}\`?)`);
+    }
+  });
+
   it('takes enum values written in another case or with blanks: High is high, In Review is in_review', async () => {
     await setup(1);
     await update({ key: 'SHIP-1', priority: 'High', type: 'BUG' });

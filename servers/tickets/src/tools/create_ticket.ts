@@ -2,7 +2,7 @@ import { defineTool, type ToolContext, z } from '@shipyard/core';
 import { labelsUri, ticketUris } from '../domain/model.js';
 import { createTicket } from '../domain/tickets.js';
 import type { TicketsDeps } from '../server.js';
-import { fields, resolvePerson } from './shared.js';
+import { FIELD_ALIASES, fields, resolvePerson } from './shared.js';
 
 export default defineTool({
   name: 'create_ticket',
@@ -25,6 +25,7 @@ export default defineTool({
   },
   output: { key: z.string(), title: z.string(), status: z.string(), version: z.number().int() },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  aliases: FIELD_ALIASES,
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const ticket = createTicket(
       ctx.deps.db,

@@ -49,6 +49,18 @@ export default defineTool({
     note: z.string().optional(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  aliases: {
+    q: 'query',
+    text: 'query',
+    search: 'query',
+    tags: 'label',
+    tag: 'label',
+    owner: 'assignee',
+    assigned_to: 'assignee',
+    order_by: 'sort',
+    per_page: 'limit',
+    page_size: 'limit',
+  },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const { assignee, ...rest } = input;
     return searchTickets(

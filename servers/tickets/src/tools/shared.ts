@@ -117,6 +117,21 @@ export const markdown = (max: number) =>
 /** A project key as typed: PROJECT_KEY in any case. */
 export const PROJECT_KEY_ANY_CASE = /^[A-Za-z][A-Za-z0-9]{1,9}$/;
 
+/**
+ * Names other trackers give the fields a ticket tool takes, which a model may carry over (core answers them
+ * with "did you mean"; see the `aliases` of create_ticket and update_ticket).
+ */
+export const FIELD_ALIASES = {
+  tags: 'labels',
+  tag: 'labels',
+  owner: 'assignee',
+  assigned_to: 'assignee',
+  body: 'description',
+  due: 'due_date',
+  points: 'estimate',
+  story_points: 'estimate',
+} as const;
+
 /** Input field definitions reused by several tools, so their descriptions and bounds agree. */
 export const fields = {
   // An existing project's key, in any case (`ship` is SHIP). Not checked against the key rules here: text

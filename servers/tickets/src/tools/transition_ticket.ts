@@ -25,6 +25,7 @@ export default defineTool({
     updated_at: z.string(),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  aliases: { version: 'expected_version' },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const { result, from, labelled } = transitionTicket(ctx.deps.db, input, ctx.user);
     // Its parent and linked tickets show its status; opened or closed, it changes the open counts of the

@@ -2,7 +2,7 @@ import { defineTool, type ToolContext, z } from '@shipyard/core';
 import { labelsUri, shownOn, ticketUris } from '../domain/model.js';
 import { updateTicket } from '../domain/tickets.js';
 import type { TicketsDeps } from '../server.js';
-import { fields, resolvePerson } from './shared.js';
+import { FIELD_ALIASES, fields, resolvePerson } from './shared.js';
 
 export default defineTool({
   name: 'update_ticket',
@@ -30,6 +30,8 @@ export default defineTool({
     changed: z.array(z.string()),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  // get_ticket answers with `version`, which a model may pass back under that name.
+  aliases: { ...FIELD_ALIASES, version: 'expected_version' },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const assignee =
       typeof input.assignee === 'string' ? resolvePerson(input.assignee, ctx.user) : input.assignee;

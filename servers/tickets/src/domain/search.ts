@@ -69,8 +69,8 @@ const DENSE_HITS = 2_000;
  * Where a page of relevance results starts: after the last hit shown, by its (bm25 score, id). The score is
  * the one that hit has now, if its words still match (whatever the filters now say of it: triage moves
  * tickets out of the results), so the page goes on right after it. A hit whose words no longer match is
- * placed by the score it had: the others kept theirs if no text changed. Scores stay where no ticket was
- * added, removed or had its text changed; where one was, tickets may swap places (see {@link INDEX_STATE}).
+ * placed by the score it had: the others kept theirs if no text changed. Scores stay where no ticket entered
+ * the index or had its text changed; where one did, tickets may swap places (see {@link INDEX_STATE}).
  */
 export interface RelevanceKey {
   score: number;
@@ -545,7 +545,7 @@ const plus = (hide: boolean) => sql.raw(hide ? '+' : '');
 /** The cursor's sort key when it fits the sort (the cursor is bound to the query, so only a forged one fails). */
 function afterKey(sort: Sort, after: SortKey | undefined): SortKey | undefined {
   if (after === undefined) return undefined;
-  // A relevance key from before it carried the index's hash has two parts.
+  // A relevance key from before it carried the index's state has two parts.
   const types = sort === 'relevance' ? (after.length === 2 ? 'nn' : 'nns') : KEYSET[sort].types;
   const fits =
     after.length === types.length &&

@@ -416,6 +416,7 @@ describe('get_ticket', () => {
       'invalid_input',
     );
     expect(ignored.hint).toBe('Add "comments" to include, or leave before out');
+    await callError(client, 'get_ticket', { key: 'SHIP-99', include: ['history'], before: 3 }, 'not_found');
   });
 
   it('returns the last 50 history entries, oldest first, with the total', async () => {

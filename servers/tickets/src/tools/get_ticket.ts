@@ -1,4 +1,5 @@
 import { defineTool, InvalidInput, type ToolContext, z } from '@shipyard/core';
+import { getTicketRow } from '../domain/model.js';
 import { getTicketDetails, INCLUDES } from '../domain/tickets.js';
 import type { TicketsDeps } from '../server.js';
 import { fields, TicketSchema } from './shared.js';
@@ -50,6 +51,8 @@ export default defineTool({
     const include = input.include ?? ['comments', 'links'];
     // `before` pages the comments: without them it would do nothing, silently.
     if (input.before !== undefined && !include.includes('comments')) {
+      // An unknown key is the first thing to say.
+      getTicketRow(ctx.deps.db, input.key);
       throw new InvalidInput('`before` picks the comments shown, and `include` leaves comments out', {
         hint: 'Add "comments" to include, or leave before out',
       });

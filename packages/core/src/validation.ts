@@ -200,14 +200,19 @@ const UNKNOWN_SHOWN = 10;
 function describeIssue(issue: z.core.$ZodIssue, context: IssueContext): string {
   const { allowedKeys, optionalKeys, noneKeys, meant } = context;
   const field = `\`${fieldName(issue.path)}\``;
-  // Null given for an argument the caller may leave out (an enum reports it as a value, others as a type).
-  const nullForOptional =
-    issue.input === null && issue.path.length === 1 && optionalKeys.includes(String(issue.path[0]));
-  const leaveOut = !nullForOptional
-    ? ''
-    : noneKeys.includes(String(issue.path[0]))
-      ? ': pass "none" for none, or leave the argument out'
-      : ': leave the argument out rather than pass null';
+  // What a null is told (an enum reports it as a value, others as a type): to pass "none" where that is a
+  // value (the enum's, or one the field's description offers), to leave out an argument the caller may omit.
+  const key = String(issue.path[0]);
+  const optional = issue.input === null && issue.path.length === 1 && optionalKeys.includes(key);
+  const offersNone =
+    issue.input === null &&
+    ((issue.code === 'invalid_value' && issue.values.includes('none')) ||
+      (optional && noneKeys.includes(key)));
+  const forNull = offersNone
+    ? `: pass "none" for none${optional ? ', or leave the argument out' : ''}`
+    : optional
+      ? ': leave the argument out rather than pass null'
+      : '';
   switch (issue.code) {
     case 'unrecognized_keys': {
       const shown = issue.keys.slice(0, UNKNOWN_SHOWN).map((k) => {
@@ -238,7 +243,7 @@ function describeIssue(issue: z.core.$ZodIssue, context: IssueContext): string {
           .filter(Boolean);
         return `${field} must be an array, e.g. ${escapeRest(JSON.stringify(items.length > 0 ? items : [issue.input]))}, not a string`;
       }
-      return `${field} must be ${article(issue.expected)}, got ${received}${leaveOut}`;
+      return `${field} must be ${article(issue.expected)}, got ${received}${forNull}`;
     }
     case 'too_small':
       return `${field} ${bound(issue.origin, 'at least', issue.minimum, issue.inclusive)}`;
@@ -250,12 +255,7 @@ function describeIssue(issue: z.core.$ZodIssue, context: IssueContext): string {
       // The value named back, clipped.
       const got = 'input' in issue ? `, got ${shownValue(issue.input)}` : '';
       const meant = 'input' in issue ? meantValue(issue.input, issue.values) : '';
-      // Null for a value the enum spells out (`priority: null` where "none" is one): that value.
-      const spelt =
-        issue.input === null && issue.values.includes('none')
-          ? `: pass "none" for none${nullForOptional ? ', or leave the argument out' : ''}`
-          : leaveOut;
-      return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${got}${meant}${spelt}`;
+      return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}${got}${meant}${forNull}`;
     }
     case 'invalid_format':
       // A pattern is what the value must look like, not a format to name ("a valid regex" misleads); a

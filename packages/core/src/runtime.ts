@@ -182,8 +182,6 @@ interface CompiledTool {
   output: z.ZodObject;
   /** Arguments a caller may leave out. */
   optional: string[];
-  /** Of those, the ones whose description offers "none" as a value (see DescribeOptions). */
-  none: string[];
   /** The lean check of its answers (output.ts), built on its first call; null where there is none. */
   check?: OutputCheck | null;
 }
@@ -737,7 +735,9 @@ export class Runtime {
       const meant = suggestArguments(issues, keys, tool.def.aliases);
       const problems = describeIssues(issues, keys, {
         optionalKeys: tool.optional,
-        noneKeys: tool.none,
+        // Those whose description offers "none" as a value (see DescribeOptions): looked up on a refusal
+        // only, not for every tool at start-up.
+        noneKeys: tool.optional.filter((key) => describedAs(tool.def.input[key]).includes('"none"')),
         meant,
       });
       return errorResult(
@@ -1043,8 +1043,7 @@ function compileTool(def: AnyTool): CompiledTool {
   const optional = Object.keys(def.input).filter(
     (key) => (def.input[key] as z.ZodType | undefined)?._zod.optin === 'optional',
   );
-  const none = optional.filter((key) => describedAs(def.input[key] as z.ZodType).includes('"none"'));
-  return { def, input: z.strictObject(def.input), output: z.object(def.output), optional, none };
+  return { def, input: z.strictObject(def.input), output: z.object(def.output), optional };
 }
 
 /** A field's description, looked up through the wrappers that carry none of their own (`.optional()`). */

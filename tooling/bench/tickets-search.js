@@ -334,20 +334,6 @@ const ctx = {
 // Answers checked as the bin checks them: the testing helper also parses each with zod, to catch a disagreement.
 const client = await connect(definition, { user: 'ana', crossCheckOutputs: false });
 
-// Once a client has initialized, the server folds the index's segments into one in the background
-// (servers/tickets/src/domain/indexing.ts), as it does after any batch of new tickets: an idle server's
-// index. Measured once that is done, so that no step of it lands in a timed call.
-const segments = sqlite.prepare('SELECT count(DISTINCT segid) FROM tickets_fts_idx').pluck();
-const folding = { from: segments.get(), started: nowMs() };
-while (segments.get() >= 3) {
-  if (nowMs() - folding.started > 120_000) throw new Error('the server did not fold the index in 2 minutes');
-  await new Promise((resolve) => setTimeout(resolve, 50));
-}
-Object.assign(folding, { to: segments.get(), ms: nowMs() - folding.started });
-log(
-  `  the server folded the index from ${folding.from} segments to ${folding.to} in ${(folding.ms / 1000).toFixed(1)} s`,
-);
-
 async function viaClient(name, input) {
   const result = await client.callTool({ name, arguments: input });
   if (result.isError) throw new Error(`${name} failed: ${result.content?.[0]?.text}`);
@@ -520,8 +506,7 @@ const table = [
   '',
   `Words + 2 filters: ${FILTERED.map((q) => q.query).join(', ')} (status todo or in_progress, priority high), ` +
     `first page of 20 with total. Common words: ${BROAD.map((q) => q.query).join(', ')}.`,
-  `Seeding: ${(seeded.seedMs / 1000).toFixed(1)} s (${SEED_MODE}, full-text index ${(seeded.indexMs / 1000).toFixed(1)} s), ` +
-    `then the server folded the index from ${folding.from} segments to ${folding.to} in ${(folding.ms / 1000).toFixed(1)} s.`,
+  `Seeding: ${(seeded.seedMs / 1000).toFixed(1)} s (${SEED_MODE}, full-text index ${(seeded.indexMs / 1000).toFixed(1)} s).`,
 ].join('\n');
 process.stdout.write(`${table}\n`);
 
@@ -539,7 +524,6 @@ writeFileSync(
       warmup: WARMUP,
       cacheMiB: CACHE_MB ?? null,
       seed: { mode: SEED_MODE, ms: seeded.seedMs, indexMs: seeded.indexMs },
-      folding,
       queries: { filtered: FILTERED, broad: BROAD, list: LIST, similar: SIMILAR },
       results: Object.fromEntries(
         Object.entries(rows).map(([key, row]) => [

@@ -1,6 +1,5 @@
 import { defineServer } from '@shipyard/core';
 import pkg from '../package.json' with { type: 'json' };
-import { compactSoon } from './domain/indexing.js';
 import type { TicketsDb } from './domain/model.js';
 import { watchOtherProcesses } from './domain/watch.js';
 import { prompts } from './prompts.js';
@@ -64,11 +63,7 @@ export function createTicketsServer(deps: TicketsDeps) {
     ],
     resources,
     prompts,
-    warmUp: () => {
-      deps.warmUp?.();
-      // An index that other runs left in segments is folded in the background (domain/indexing.ts).
-      compactSoon(deps.db);
-    },
+    warmUp: () => deps.warmUp?.(),
     close: () => deps.close?.(),
     // Several hosts may share one data directory: their changes reach this process's subscribers too.
     watch: (changed) => watchOtherProcesses(deps.db, changed),

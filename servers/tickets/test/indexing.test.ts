@@ -1,26 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callError, callOk, connect } from '@shipyard/testing';
+import { callError, callOk } from '@shipyard/testing';
 import type Database from 'better-sqlite3';
-import { afterEach, expect, it, vi } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { openTicketsDatabase } from '../src/db/open.js';
-import {
-  COMPACT_DELAY_MS,
-  COMPACT_FROM,
-  COMPACT_PAGES,
-  compactIndexStep,
-  compactSoon,
-  INDEX_BATCH,
-  INDEX_WAIT_MS,
-  indexNewTickets,
-  LONG_TEXT,
-  leftOutNote,
-} from '../src/domain/indexing.js';
+import { INDEX_BATCH, INDEX_WAIT_MS, LONG_TEXT, leftOutNote } from '../src/domain/indexing.js';
 import { createProject } from '../src/domain/projects.js';
 import { findSimilarTickets, searchTickets } from '../src/domain/search.js';
 import { createTicket } from '../src/domain/tickets.js';
-import { createTicketsServer } from '../src/server.js';
 import { connectTickets, migrations, seedProject, seedTicket, type TicketsClient } from './helpers.js';
 
 // New tickets enter the full-text index in batches (drizzle/0005_fts_batches.sql).
@@ -28,8 +16,6 @@ import { connectTickets, migrations, seedProject, seedTicket, type TicketsClient
 const dirs: string[] = [];
 const closers: (() => unknown)[] = [];
 afterEach(async () => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
   for (const close of closers.splice(0)) await close();
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -257,178 +243,4 @@ it('pages on from the first page: the tickets it left out, or created since, wai
   const again = searchTickets(one.db, { query: 'crash', limit: 2 });
   expect(again.total).toBe(7);
   expect(again.note).toBeUndefined();
-});
-
-// Folding the index's segments (compactIndexStep, compactSoon).
-
-/** How many segments the full-text index is in: each batch of new tickets writes one. */
-const segments = (sqlite: Database.Database) =>
-  sqlite.prepare<[], number>('SELECT count(DISTINCT segid) FROM tickets_fts_idx').pluck().get();
-/** Pages of the full-text index (its leaves and their b-trees). */
-const pages = (sqlite: Database.Database) =>
-  sqlite.prepare<[], number>('SELECT count(*) FROM tickets_fts_data').pluck().get() ?? 0;
-
-const WORDS = 'crash login export checkout slow timeout upload sync dashboard billing invoice cache'.split(
-  ' ',
-);
-/** `count` tickets of project 1 inserted straight into the table (quicker than creates), not indexed yet. */
-function insertTickets(sqlite: Database.Database, count: number) {
-  const first = (sqlite.prepare<[], number>('SELECT count(*) FROM tickets').pluck().get() ?? 0) + 1;
-  const insert = sqlite.prepare(
-    `INSERT INTO tickets (project_id, number, key, title, description, type, status, priority, priority_rank,
-       reporter, labels, version, created_at, updated_at)
-     VALUES (1, ?, ?, ?, ?, 'bug', 'todo', 'high', 1, 'ana', '[]', 1, '2025-01-01T00:00:00.000Z',
-       '2025-01-01T00:00:00.000Z')`,
-  );
-  const word = (n: number) => WORDS[(n * 7 + (n >> 3)) % WORDS.length];
-  sqlite.transaction(() => {
-    for (let n = first; n < first + count; n++)
-      insert.run(
-        n,
-        `SHIP-${n}`,
-        `${word(n)} ${word(n + 1)} number ${n}`,
-        Array.from({ length: 30 }, (_, i) => `${word(n * 31 + i)}${(n * 31 + i) % 997}`).join(' '),
-      );
-    sqlite.prepare('UPDATE projects SET last_number = ? WHERE id = 1').run(first + count - 1);
-  })();
-}
-
-/**
- * Two connections to a new file (twoProcesses) whose index the first left in `count` segments of `size`
- * tickets each, as batches leave it.
- */
-function inSegments(count: number, size: number) {
-  const both = twoProcesses();
-  for (let n = 0; n < count; n++) {
-    insertTickets(both[0].sqlite, size);
-    indexNewTickets(both[0].db);
-  }
-  // A large batch can make more than one: FTS5 writes a segment each time its buffer fills.
-  expect(segments(both[0].sqlite)).toBeGreaterThanOrEqual(count);
-  return both;
-}
-
-const found = (db: Parameters<typeof searchTickets>[0], query: string) => {
-  const page = searchTickets(db, { query, limit: 50 });
-  return { total: page.total, keys: page.items.map((item) => item.key) };
-};
-
-it('folds the index into one segment a step at a time, and searches find what they found', () => {
-  const [one] = inSegments(COMPACT_FROM, 2_000);
-  expect(pages(one.sqlite)).toBeGreaterThan(2 * COMPACT_PAGES);
-  const queries = ['crash', 'login dashboard', 'number 4321', 'cache3*'];
-  const before = queries.map((query) => found(one.db, query));
-  expect(before.map((result) => result.total > 0)).toEqual(queries.map(() => true));
-  const steps: string[] = [];
-  for (let step = compactIndexStep(one.db); step !== 'done'; step = compactIndexStep(one.db)) {
-    steps.push(step);
-    if (steps.length > 100) throw new Error('the fold did not end');
-  }
-  // Each step merges at most COMPACT_PAGES pages: a fold of this size takes several.
-  expect(steps.length).toBeGreaterThan(1);
-  expect(new Set(steps)).toEqual(new Set(['more']));
-  expect(segments(one.sqlite)).toBe(1);
-  checkIndex(one.sqlite);
-  expect(queries.map((query) => found(one.db, query))).toEqual(before);
-  expect(compactIndexStep(one.db)).toBe('done');
-});
-
-it(`leaves an index of fewer than ${COMPACT_FROM} segments as it is`, () => {
-  const [one] = inSegments(COMPACT_FROM - 1, 50);
-  expect(segments(one.sqlite)).toBe(COMPACT_FROM - 1);
-  const changes = one.sqlite.prepare<[], number>('SELECT total_changes()').pluck();
-  const before = changes.get();
-  expect(compactIndexStep(one.db)).toBe('done');
-  expect(changes.get()).toBe(before);
-  expect(segments(one.sqlite)).toBe(COMPACT_FROM - 1);
-});
-
-it('does nothing while another process holds the write lock, and goes on after', () => {
-  const [one, two] = inSegments(COMPACT_FROM, 50);
-  const timeout = one.sqlite.pragma('busy_timeout', { simple: true });
-  two.sqlite.exec('BEGIN IMMEDIATE');
-  const started = Date.now();
-  expect(compactIndexStep(one.db)).toBe('busy');
-  expect(Date.now() - started).toBeLessThan(INDEX_WAIT_MS);
-  two.sqlite.exec('ROLLBACK');
-  expect(segments(one.sqlite)).toBe(COMPACT_FROM);
-  // The wait for other writers is as it was.
-  expect(one.sqlite.pragma('busy_timeout', { simple: true })).toBe(timeout);
-  while (compactIndexStep(one.db) !== 'done');
-  expect(segments(one.sqlite)).toBe(1);
-});
-
-it(`folds the index ${COMPACT_DELAY_MS} ms after a create or search indexed a batch`, () => {
-  vi.useFakeTimers();
-  const [one, two] = twoProcesses();
-  // A long text is indexed by its create, a segment each (indexBatchAt).
-  for (const word of ['alpha', 'beta', 'gamma'])
-    createTicket(one.db, { project: 'SHIP', title: word, description: `${word} `.repeat(LONG_TEXT / 5) });
-  expect(segments(one.sqlite)).toBe(COMPACT_FROM);
-  vi.advanceTimersByTime(COMPACT_DELAY_MS - 1);
-  expect(segments(one.sqlite)).toBe(COMPACT_FROM);
-  vi.advanceTimersByTime(1);
-  vi.runAllTimers();
-  expect(segments(one.sqlite)).toBe(1);
-  // A search that indexes a batch (indexNewTickets), in the other process.
-  createTicket(one.db, { project: 'SHIP', title: 'delta', description: 'delta '.repeat(LONG_TEXT / 5) });
-  createTicket(one.db, { project: 'SHIP', title: 'short' });
-  vi.runAllTimers();
-  expect(segments(one.sqlite)).toBe(2);
-  expect(searchTickets(two.db, { query: 'short' }).total).toBe(1);
-  expect(segments(two.sqlite)).toBe(COMPACT_FROM);
-  vi.advanceTimersByTime(COMPACT_DELAY_MS);
-  vi.runAllTimers();
-  expect(segments(two.sqlite)).toBe(1);
-  expect(vi.getTimerCount()).toBe(0);
-});
-
-it('puts the fold off with each call', () => {
-  vi.useFakeTimers();
-  const [{ db, sqlite }] = inSegments(COMPACT_FROM, 50);
-  vi.advanceTimersByTime(COMPACT_DELAY_MS - 1);
-  compactSoon(db);
-  vi.advanceTimersByTime(COMPACT_DELAY_MS - 1);
-  expect(segments(sqlite)).toBe(COMPACT_FROM);
-  vi.advanceTimersByTime(1);
-  vi.runAllTimers();
-  expect(segments(sqlite)).toBe(1);
-});
-
-it('stops folding, without a word, once the database is closed', () => {
-  vi.useFakeTimers();
-  const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
-  const [one] = inSegments(COMPACT_FROM, 50);
-  one.close();
-  vi.runAllTimers();
-  expect(warn).not.toHaveBeenCalled();
-});
-
-it('stops folding with a warning when a step fails otherwise', () => {
-  vi.useFakeTimers();
-  const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
-  const [one] = inSegments(COMPACT_FROM, 50);
-  one.sqlite.exec('DROP TABLE tickets_fts');
-  vi.runAllTimers();
-  expect(warn).toHaveBeenCalledTimes(1);
-  expect(String(warn.mock.calls[0]?.[0])).toMatch(
-    /^tickets: stopped folding the search index: .*tickets_fts/,
-  );
-  expect(vi.getTimerCount()).toBe(0);
-});
-
-it('a server folds an index that another run left in segments once a client has initialized', async () => {
-  const [one, two] = inSegments(COMPACT_FROM, 50);
-  // The run that wrote the batches stops before it folds them.
-  one.close();
-  const client = await connect(createTicketsServer({ db: two.db }), { user: 'ana' });
-  closers.unshift(() => client.close());
-  const started = Date.now();
-  while (segments(two.sqlite) !== 1) {
-    if (Date.now() - started > 10 * COMPACT_DELAY_MS) throw new Error('not folded');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  expect(Date.now() - started).toBeGreaterThanOrEqual(COMPACT_DELAY_MS - 100);
-  checkIndex(two.sqlite);
-  expect(await keys(client, { query: 'crash' })).not.toHaveLength(0);
 });

@@ -2,11 +2,12 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
+import { sql } from 'drizzle-orm';
 import { afterEach, expect, it } from 'vitest';
 import { openTicketsDatabase } from '../src/db/open.js';
 import { indexNewTickets } from '../src/domain/indexing.js';
 import type { Priority, Status } from '../src/domain/model.js';
-import { facetMatch, INDEX_STATE_SQL, searchTickets } from '../src/domain/search.js';
+import { facetCode, facetRowids, INDEX_STATE_SQL, searchTickets } from '../src/domain/search.js';
 import { migrations } from './helpers.js';
 
 const dirs: string[] = [];
@@ -27,6 +28,8 @@ function migrationsUpTo(last: number): string {
 }
 
 const at = '2026-01-01T00:00:00.000Z';
+/** A hit's ticket id, from its row id in the search index (its status and priority are above 40 bits). */
+const TICKET_ID = 'rowid & 0xFFFFFFFFFF';
 
 /** A data dir with a file made by migrations up to `last`, holding project SHIP; and the dir. */
 function olderFile(last: number) {
@@ -55,7 +58,7 @@ it('rebuilds the search index of an existing file with bidi isolates as separato
   addTicket(before.sqlite, 2, 'Crash on save');
   const found = (sqlite: typeof before.sqlite, word: string) =>
     sqlite
-      .prepare('SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ? ORDER BY rowid')
+      .prepare(`SELECT ${TICKET_ID} FROM tickets_fts WHERE tickets_fts MATCH ? ORDER BY 1`)
       .pluck()
       .all(`"${word}"`);
   expect(found(before.sqlite, 'ana')).toEqual([]);
@@ -91,15 +94,20 @@ it('adds each ticket status and priority to the search index of an existing file
   const after = openTicketsDatabase(data, migrations);
   try {
     const found = (status: Status, priority: Priority) =>
-      after.sqlite
-        .prepare('SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ? ORDER BY rowid')
-        .pluck()
-        .all(`"crash" AND ${facetMatch([status], [priority])?.match}`);
+      after.db
+        .all<{ id: number }>(
+          sql`SELECT ${sql.raw(TICKET_ID)} AS id FROM tickets_fts
+              WHERE tickets_fts MATCH '"crash"' AND ${facetRowids([status], [priority])} ORDER BY 1`,
+        )
+        .map((row) => row.id);
     expect(found('in_progress', 'high')).toEqual([1]);
     expect(found('todo', 'high')).toEqual([2]);
-    // U+0001 now joins the index's facet words, so the upgrade made the stored one a space.
+    // U+0001 joined the index's words from 0004 to 0007, so the upgrade made the stored one a space.
     const words = (match: string) =>
-      after.sqlite.prepare('SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ?').pluck().all(match);
+      after.sqlite
+        .prepare(`SELECT ${TICKET_ID} FROM tickets_fts WHERE tickets_fts MATCH ?`)
+        .pluck()
+        .all(match);
     expect(words('"client" AND "broker"')).toEqual([2]);
     expect(after.sqlite.prepare('SELECT description FROM tickets WHERE id = 2').pluck().get()).toBe(
       'Order 35=D 49=CLIENT 56=BROKER rejected',
@@ -134,6 +142,46 @@ it('keeps the indexed tickets of an existing file when new tickets start to wait
     expect(keys('crash')).toEqual(['SHIP-3', 'SHIP-2', 'SHIP-1']);
     expect(keys('load')).toEqual([]);
     expect(waiting.all()).toEqual([]);
+    after.sqlite.prepare("INSERT INTO tickets_fts (tickets_fts, rank) VALUES ('integrity-check', 1)").run();
+  } finally {
+    after.close();
+  }
+});
+
+it('moves status and priority from a word of the search index to its row ids in an existing file', () => {
+  const { data, before } = olderFile(6);
+  const ticket = before.sqlite.prepare(
+    `INSERT INTO tickets (project_id, number, key, title, description, type, status, priority, priority_rank,
+       created_at, updated_at) VALUES (1, ?, ?, 'Crash on save', '', 'bug', ?, ?, ?, ?, ?)`,
+  );
+  ticket.run(1, 'SHIP-1', 'in_progress', 'high', 1, at, at);
+  ticket.run(2, 'SHIP-2', 'todo', 'high', 1, at, at);
+  ticket.run(3, 'SHIP-3', 'done', 'urgent', 0, at, at);
+  // The first two indexed as that version's searches indexed them; the third waits for the index.
+  before.sqlite.exec(`INSERT INTO tickets_fts (rowid, title, description, facet)
+    SELECT id, title, description, facet FROM tickets WHERE id <= 2; UPDATE tickets_indexed SET upto = 2`);
+  before.close();
+
+  const after = openTicketsDatabase(data, migrations);
+  try {
+    // Every ticket is indexed (the rebuild took the waiting one too), under its status and priority.
+    expect(after.sqlite.prepare('SELECT upto FROM tickets_indexed').pluck().get()).toBe(3);
+    expect(
+      after.sqlite.prepare(`SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH 'crash'`).pluck().all(),
+    ).toEqual([
+      facetCode('done', 'urgent') * 2 ** 40 + 3,
+      facetCode('todo', 'high') * 2 ** 40 + 2,
+      facetCode('in_progress', 'high') * 2 ** 40 + 1,
+    ]);
+    after.sqlite.prepare("INSERT INTO tickets_fts (tickets_fts, rank) VALUES ('integrity-check', 1)").run();
+    const keys = (status: Status[], priority: Priority[]) =>
+      searchTickets(after.db, { query: 'crash', status, priority }).items.map((item) => item.key);
+    expect(keys(['todo', 'in_progress'], ['high'])).toEqual(['SHIP-2', 'SHIP-1']);
+    expect(keys(['done'], [])).toEqual(['SHIP-3']);
+    // A change of status moves the ticket's row in the index, and the index stays whole.
+    after.sqlite.prepare("UPDATE tickets SET status = 'done' WHERE id = 2").run();
+    expect(keys(['done'], [])).toEqual(['SHIP-3', 'SHIP-2']);
+    expect(keys(['todo'], ['high'])).toEqual([]);
     after.sqlite.prepare("INSERT INTO tickets_fts (tickets_fts, rank) VALUES ('integrity-check', 1)").run();
   } finally {
     after.close();

@@ -32,7 +32,7 @@ function prepareIndexing(db: TicketsDb) {
   const waiting = sqlite.prepare<[], number>(`SELECT EXISTS (SELECT 1 ${past})`).pluck();
   const count = sqlite.prepare<[], number>(`SELECT count(*) ${past}`).pluck();
   const index = sqlite.prepare(
-    `INSERT INTO tickets_fts (rowid, title, description, facet) SELECT id, title, description, facet ${past}`,
+    `INSERT INTO tickets_fts (rowid, title, description) SELECT fts_rowid, title, description ${past}`,
   );
   const advance = sqlite.prepare(
     'UPDATE tickets_indexed SET upto = max(upto, coalesce((SELECT max(id) FROM tickets), 0))',

@@ -19,13 +19,11 @@ import { preparedOnce } from '@shipyard/db';
 import type { TicketsDb } from './model.js';
 
 /**
- * How tickets_fts folds text into words before porter stems them: lower case, no accents, the bidi isolates
- * and Arabic letter mark as separators (drizzle/0003_fts_bidi_separators.sql says why), and U+0001 as part of
- * a word, for the status and priority words (drizzle/0004_fts_facets.sql).
+ * How tickets_fts folds text into words before porter stems them: lower case, no accents, and the bidi
+ * isolates and Arabic letter mark as separators (drizzle/0003_fts_bidi_separators.sql says why).
  */
-const FOLD_TOKENIZE =
-  "unicode61 remove_diacritics 2 tokenchars '\u0001' separators '\u2066\u2067\u2068\u2069\u061c'";
-/** The tokenizer of tickets_fts (drizzle/0004_fts_facets.sql); a test holds the two together. */
+const FOLD_TOKENIZE = "unicode61 remove_diacritics 2 separators '\u2066\u2067\u2068\u2069\u061c'";
+/** The tokenizer of tickets_fts (drizzle/0007_fts_rowid_facets.sql); a test holds the two together. */
 export const FTS_TOKENIZE = `porter ${FOLD_TOKENIZE}`;
 
 /** Endings tried after a prefix for a word that porter stems to exactly the prefix. */

@@ -58,10 +58,16 @@ export const LIST_DESCRIPTION_CHARS = 500;
  * stack trace) sink its own title match below a one-word mention elsewhere. At a thousand a title word
  * scores nearly the most bm25 gives a word whatever the description's length (over 80% of it at a hundred
  * times the average length), so title matches rank by how many query words they hold and how rare those
- * are; description words still add as bm25 counts them. The third column, the status and priority word
- * (see {@link facetMatch}), weighs nothing: a filter does not rank.
+ * are; description words still add as bm25 counts them.
  */
-const BM25 = sql.raw('bm25(tickets_fts, 1000.0, 1.0, 0.0)');
+const BM25 = sql.raw('bm25(tickets_fts, 1000.0, 1.0)');
+/**
+ * Bits of a row id of tickets_fts that hold the ticket id; the ticket's status and priority are above them
+ * (see {@link facetRowids}, drizzle/0007_fts_rowid_facets.sql).
+ */
+const ID_BITS = 40;
+/** The ticket id of a hit, from its row id of tickets_fts. */
+const HIT_ID = sql.raw(`(tickets_fts.rowid & ${2 ** ID_BITS - 1})`);
 /** Above this many text hits (and no filter), a non-relevance sort walks its index instead of sorting hits. */
 const DENSE_HITS = 2_000;
 
@@ -110,11 +116,12 @@ const MOVED_NOTE =
  *   index for (filter values, id), reading the row only for the hits that pass it, and scores the rest;
  * - without: SQLite drives from a filter index and checks membership in the FTS rowid list, and bm25
  *   ranking happens in a second pass over tickets_fts restricted to `hits`.
- * `scored: false` leaves the bm25 score out where a `seek` search sorts by something else. `collect` takes
- * the first way without a filter: when the match itself filters (see {@link facetMatch}), its hits are few
- * and one pass scores them all, where a search of words alone counts them in a second pass without bm25.
- * Hits are tied to tickets by columns only: FTS5 ignores a rowid bound that is not an INTEGER, and
- * better-sqlite3 binds JavaScript numbers as REAL, so `tickets_fts.rowid = ?` with a number would match all.
+ * `scored: false` leaves the bm25 score out where a `seek` search sorts by something else. `rowids` is a
+ * condition on the hits' row ids, which hold their status and priority (see {@link facetRowids}), and
+ * `collect` takes the first way without a filter: the range of row ids leaves few hits, and one pass scores
+ * them all, where a search of words alone counts them in a second pass without bm25. A hit's ticket id is
+ * {@link HIT_ID}; where a row id is bound, FTS5 ignores it unless it is an INTEGER, and better-sqlite3 binds
+ * JavaScript numbers as REAL, so `tickets_fts.rowid = ?` with a number would match all.
  */
 function textHits(
   match: string,
@@ -123,29 +130,30 @@ function textHits(
     seek,
     scored = true,
     collect = false,
-    words = match,
+    rowids,
   }: {
     seek?: string | undefined;
     scored?: boolean;
     collect?: boolean;
-    /** The match of the words alone (no facet words), which places a relevance page (RelevanceKey). */
-    words?: string;
+    rowids?: SQL | undefined;
   },
 ) {
-  const ftsIds = sql`SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH ${match}`;
+  const matched = sql`tickets_fts MATCH ${match}${rowids ? sql` AND ${rowids}` : sql``}`;
+  const ftsIds = sql`SELECT ${HIT_ID} FROM tickets_fts WHERE ${matched}`;
   /** Hits past `after` in relevance order, as a condition on a hit's score and id (a row value). */
   const past = (score: SQL, id: SQL, after: RelevanceKey | undefined) =>
     after
-      ? sql`(${score}, -${id}) > (coalesce((SELECT ${BM25} FROM tickets_fts WHERE tickets_fts MATCH ${words}
-              AND tickets_fts.rowid = CAST(${after.id} AS INTEGER)), ${after.score}), ${-after.id})`
+      ? sql`(${score}, -${id}) > (coalesce((SELECT ${BM25} FROM tickets_fts WHERE tickets_fts MATCH ${match}
+              AND tickets_fts.rowid = (SELECT fts_rowid FROM tickets WHERE id = ${after.id})), ${after.score}),
+              ${-after.id})`
       : undefined;
   if ((filter && seek) || (!filter && collect)) {
     const check = filter
       ? sql` AND EXISTS (SELECT 1 FROM tickets INDEXED BY ${sql.raw(seek ?? '')}
-                    WHERE ${filter} AND tickets.id = tickets_fts.rowid)`
+                    WHERE ${filter} AND tickets.id = ${HIT_ID})`
       : sql``;
     const withHits = sql`WITH hits(id, score) AS MATERIALIZED (
-      SELECT tickets_fts.rowid, ${scored ? BM25 : sql`NULL`} FROM tickets_fts WHERE tickets_fts MATCH ${match}${check}) `;
+      SELECT ${HIT_ID}, ${scored ? BM25 : sql`NULL`} FROM tickets_fts WHERE ${matched}${check}) `;
     return {
       withHits,
       ranked: (page: SQL, after?: RelevanceKey) => {
@@ -163,14 +171,14 @@ function textHits(
     : sql``;
   /** ids and bm25 scores of the best hits, best first (a subquery: `ranked.id`, `ranked.score`). */
   const ranked = (page: SQL, after?: RelevanceKey) => {
-    const start = past(BM25, sql`tickets_fts.rowid`, after);
-    return sql`(SELECT tickets_fts.rowid AS id, ${BM25} AS score FROM tickets_fts
-         WHERE tickets_fts MATCH ${match}${filter ? sql` AND +tickets_fts.rowid IN hits` : sql``}${start ? sql` AND ${start}` : sql``}
-         ORDER BY score, tickets_fts.rowid DESC ${page}) AS ranked`;
+    const start = past(BM25, HIT_ID, after);
+    return sql`(SELECT ${HIT_ID} AS id, ${BM25} AS score FROM tickets_fts
+         WHERE ${matched}${filter ? sql` AND ${HIT_ID} IN hits` : sql``}${start ? sql` AND ${start}` : sql``}
+         ORDER BY score, id DESC ${page}) AS ranked`;
   };
   const count = filter
     ? sql`${withHits}SELECT count(*) AS n FROM hits`
-    : sql`SELECT count(*) AS n FROM tickets_fts WHERE tickets_fts MATCH ${match}`;
+    : sql`SELECT count(*) AS n FROM tickets_fts WHERE ${matched}`;
   return {
     withHits,
     ranked,
@@ -262,7 +270,7 @@ const PLAIN = /^[A-Za-z0-9]+$/;
  */
 export function tokenize(db: TicketsDb, text: string): QueryToken[] {
   // Composed form first: a mark typed apart (i + U+0308, as some keyboards send ï) is one character. Control
-  // characters separate words, as in stored text (which has none); U+0001 would join them (see facetMatch).
+  // characters separate words, as in stored text (which has none).
   const plain = text.normalize('NFC').replace(/\p{Cc}/gu, ' ');
   const runs = Array.from(plain.matchAll(CHUNK), (match) => ({
     text: match[1] ?? '',
@@ -346,37 +354,37 @@ export function ftsAllOf(db: TicketsDb, tokens: readonly QueryToken[]): string |
   return tokens.length > 0 ? tokens.map((token) => term(db, token)).join(' AND ') : undefined;
 }
 
-/** The word of the index's `facet` column for a status and priority (drizzle/0004_fts_facets.sql). */
-export const facetWord = (status: Status, priority: Priority) =>
-  `\u0001${status.replace('_', '')}\u0001${priorityRank(priority)}`;
+/**
+ * A status and priority as the index's row ids hold them above the ticket id (drizzle/0007_fts_rowid_facets.sql):
+ * the priority's rank times 8, plus the status's place in the workflow.
+ */
+export const facetCode = (status: Status, priority: Priority) =>
+  priorityRank(priority) * 8 + STATUSES.indexOf(status);
 
 /**
- * A status filter and a priority filter as an FTS5 expression over the `facet` column, which holds one word
- * per ticket for its status and priority together ({@link facetWord}): any of the pairs both let through,
- * and how many words that is. In the match, they let FTS5 intersect the words' hits with the tickets of those
- * pairs, instead of checking each hit of the words against the tickets table. Undefined unless both filters
- * are set, and when they let every pair through: one filter alone lets through the words of a fifth or more
- * of all tickets, and walking those cost more than checking the hits (tooling/bench/RESULTS.md, eleventh
- * session).
+ * A status filter and a priority filter (either may be empty: any) as a condition on the row ids of
+ * tickets_fts, which hold each ticket's {@link facetCode}: the range of row ids from the first code they let
+ * through to the last, and when that range holds others, the codes themselves. FTS5 seeks to the range in each
+ * word's list of tickets (kept in row id order) and reads only that stretch of it: one priority's tickets are
+ * together, and within it the statuses in workflow order. Undefined when the filters let every ticket through.
  */
-export function facetMatch(
-  status: readonly Status[],
-  priority: readonly Priority[],
-): { match: string; words: number } | undefined {
-  if (status.length === 0 || priority.length === 0) return undefined;
-  const statuses = new Set(status);
-  const priorities = new Set(priority);
+export function facetRowids(status: readonly Status[], priority: readonly Priority[]): SQL | undefined {
+  const statuses = new Set(status.length > 0 ? status : STATUSES);
+  const priorities = new Set(priority.length > 0 ? priority : PRIORITIES);
   if (statuses.size === STATUSES.length && priorities.size === PRIORITIES.length) return undefined;
-  const words = [...statuses].flatMap((s) => [...priorities].map((p) => `"${facetWord(s, p)}"`));
-  return { match: `facet : (${words.join(' OR ')})`, words: words.length };
+  const codes = [...priorities]
+    .flatMap((p) => [...statuses].map((s) => facetCode(s, p)))
+    .sort((a, b) => a - b);
+  const first = codes[0] ?? 0;
+  const last = codes[codes.length - 1] ?? 0;
+  // Whole numbers in the SQL text, which SQLite reads as INTEGERs (see textHits); under 2^53.
+  const range = `tickets_fts.rowid BETWEEN ${first * 2 ** ID_BITS} AND ${(last + 1) * 2 ** ID_BITS - 1}`;
+  return sql.raw(
+    codes.length === last - first + 1
+      ? range
+      : `${range} AND (tickets_fts.rowid >> ${ID_BITS}) IN (${codes.join(', ')})`,
+  );
 }
-
-/**
- * Text hits per facet word below which a search checks each hit against the tickets table rather than ask
- * the index for the facet words: the walk of their tickets costs about as much whatever the words, and a
- * rare word's few hits cost less to check (tooling/bench/RESULTS.md, eleventh session).
- */
-const FACET_MIN_HITS_PER_WORD = 50;
 
 /** Whether a match has at least `n` hits, counting no further (a common word stops early). */
 function hitsReach(db: TicketsDb, match: string, n: number): boolean {
@@ -712,21 +720,18 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     // read the index as it is: the tickets its `note` says it left out, or created since, are not added to a
     // total whose cursor they may sort before (though another search may add them in between).
     if (firstPage) left = indexNewTickets(db);
-    // With both a status and a priority filter, the pairs they let through go into the match as the index's
-    // facet words, and the other filters check the hits; unless the words are rare (FACET_MIN_HITS_PER_WORD).
-    const pairs = facetMatch(options.status ?? [], options.priority ?? []);
-    const facets =
-      pairs && hitsReach(db, match, pairs.words * FACET_MIN_HITS_PER_WORD) ? pairs.match : undefined;
-    const checked = facets
-      ? filters.filter((f) => f.column !== 'status' && f.column !== 'priority')
-      : filters;
+    // A status or priority filter is read off the hits' row ids (facetRowids), and the other filters check
+    // the hits through an index that holds them all; where they have none (a project, dates, a type), the
+    // index of the status or priority does, and checks those as well.
+    const rowids = facetRowids(options.status ?? [], options.priority ?? []);
+    const rest = filters.filter((f) => f.column !== 'status' && f.column !== 'priority');
+    const checked = rowids && (rest.length === 0 || seekIndex(rest)) ? rest : filters;
     const filter = allOf(checked);
-    const text = textHits(facets ? `(${match}) AND ${facets}` : match, filter, {
+    const text = textHits(match, filter, {
       seek: seekIndex(checked),
       scored: sort === 'relevance',
-      collect: facets !== undefined,
-      // The facet words weigh nothing in bm25: the words alone give the same score.
-      words: match,
+      collect: rowids !== undefined,
+      rowids,
     });
     count = text.count;
     if (sort === 'relevance') {
@@ -1012,8 +1017,8 @@ export function findSimilarTickets(
     // Usually the best few hundred by bm25 hold enough open tickets of the project: filter just those rows.
     const rows = db.all<Candidate>(
       sql`SELECT ${columns} FROM (
-            SELECT tickets_fts.rowid AS id, ${BM25} AS score FROM tickets_fts WHERE tickets_fts MATCH ${match}
-            ORDER BY score, tickets_fts.rowid DESC LIMIT ${SIMILAR_PREFILTER}
+            SELECT ${HIT_ID} AS id, ${BM25} AS score FROM tickets_fts WHERE tickets_fts MATCH ${match}
+            ORDER BY score, id DESC LIMIT ${SIMILAR_PREFILTER}
           ) AS ranked JOIN tickets ON tickets.id = ranked.id${filter ? sql` WHERE ${filter}` : sql``}
           ORDER BY ranked.score, ranked.id DESC LIMIT ${keep}`,
     );

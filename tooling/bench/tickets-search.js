@@ -14,9 +14,9 @@
 //     LIKE), a listing without words, find_similar_tickets, a read of the largest project's status page,
 //     and an MCP round trip that reads nothing (the protocol's floor).
 // Target: search p50 <= 1/20 of the LIKE scan p50. Build first: pnpm --filter @shipyard/tickets build.
-// Seeding inserts the tickets, then builds the full-text index in one rebuild (--seed-mode rebuild, the
-// default: 3.5 s for 100,000 tickets here), or in batches of 256 tickets as creates through the server write it
-// (--seed-mode batches; servers/tickets/src/domain/indexing.ts).
+// Seeding inserts the tickets, then builds the full-text index in one statement, in row id order, as migration
+// 0007 builds it (--seed-mode rebuild, the default), or in batches of 256 tickets as creates through the server
+// write it (--seed-mode batches; servers/tickets/src/domain/indexing.ts).
 // --cache-mb N sets SQLite's page cache of the connection to N MiB (what-if: @shipyard/db leaves the default
 // of the SQLite that better-sqlite3 builds, 16,000 KiB, and the numbers without the flag are what the server
 // runs). --keep keeps the database file.
@@ -229,7 +229,7 @@ function seed() {
   // The server's batch (servers/tickets/src/domain/indexing.ts): the tickets past the index's end.
   const indexPast = sqlite.prepare(
     `INSERT INTO tickets_fts (rowid, title, description) SELECT fts_rowid, title, description
-     FROM tickets WHERE id > (SELECT upto FROM tickets_indexed)`,
+     FROM tickets WHERE id > (SELECT upto FROM tickets_indexed) ORDER BY fts_rowid`,
   );
   const advance = sqlite.prepare('UPDATE tickets_indexed SET upto = (SELECT max(id) FROM tickets)');
   let indexMs = 0;
@@ -286,7 +286,11 @@ function seed() {
       sqlite.prepare('UPDATE projects SET last_number = ? WHERE id = ?').run(counts[i], i + 1);
     });
     if (SEED_MODE === 'rebuild')
-      indexed(() => sqlite.exec("INSERT INTO tickets_fts(tickets_fts) VALUES ('rebuild')"));
+      indexed(() =>
+        sqlite.exec(
+          'INSERT INTO tickets_fts (rowid, title, description) SELECT fts_rowid, title, description FROM tickets ORDER BY fts_rowid',
+        ),
+      );
   })();
   // No ANALYZE: a real tickets.db has no statistics either, and they change SQLite's plans.
   sqlite.pragma('wal_checkpoint(TRUNCATE)');
@@ -416,9 +420,9 @@ function naiveJoin(input) {
     .match(/[\p{L}\p{N}]+/gu)
     .map((w) => `"${w}"`)
     .join(' ');
-  // A hit's row id holds its ticket's status and priority above the id's 40 bits (0007_fts_rowid_facets.sql).
+  // A hit's row id holds its ticket's status and priority above the id's 30 bits (0007_fts_rowid_facets.sql).
   const from =
-    'tickets_fts JOIN tickets ON tickets.id = (tickets_fts.rowid & 0xFFFFFFFFFF) WHERE tickets_fts MATCH ?';
+    'tickets_fts JOIN tickets ON tickets.id = (tickets_fts.rowid & 0x3FFFFFFF) WHERE tickets_fts MATCH ?';
   const items = sqlite
     .prepare(
       `SELECT tickets.key FROM ${from} ORDER BY bm25(tickets_fts, 1000.0, 1.0), tickets.id DESC LIMIT 20`,

@@ -124,6 +124,22 @@ it(`indexes the waiting tickets in the create that makes them ${INDEX_BATCH}`, (
   );
 });
 
+it('writes a batch of tickets of mixed priorities as one segment of the index', async () => {
+  const { client, database } = await connected();
+  const segments = () =>
+    database.sqlite.prepare('SELECT count(DISTINCT segid) FROM tickets_fts_idx').pluck().get() as number;
+  await seedTicket(client, { title: 'First crash' });
+  await keys(client, { query: 'crash' });
+  const before = segments();
+  // Row ids hold the priority above the id (0007_fts_rowid_facets.sql): in id order they go down and up.
+  const priorities = ['low', 'urgent', 'none', 'high', 'medium'];
+  for (let n = 0; n < 20; n++) await seedTicket(client, { title: `Crash ${n}`, priority: priorities[n % 5] });
+  expect(await keys(client, { query: 'crash', limit: 50 })).toHaveLength(21);
+  // FTS5 starts a segment whenever a row id comes lower than the one before it in a transaction.
+  expect(segments()).toBe(before + 1);
+  checkIndex(database.sqlite);
+});
+
 it('finds the tickets another process created and has not indexed, and indexes them for both', () => {
   const [one, two] = twoProcesses();
   createTicket(one.db, { project: 'SHIP', title: 'Crash on save' });

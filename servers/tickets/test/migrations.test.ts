@@ -28,8 +28,8 @@ function migrationsUpTo(last: number): string {
 }
 
 const at = '2026-01-01T00:00:00.000Z';
-/** A hit's ticket id, from its row id in the search index (its status and priority are above 40 bits). */
-const TICKET_ID = 'rowid & 0xFFFFFFFFFF';
+/** A hit's ticket id, from its row id in the search index (its status and priority are above 30 bits). */
+const TICKET_ID = 'rowid & 0x3FFFFFFF';
 
 /** A data dir with a file made by migrations up to `last`, holding project SHIP; and the dir. */
 function olderFile(last: number) {
@@ -169,11 +169,13 @@ it('moves status and priority from a word of the search index to its row ids in 
     expect(
       after.sqlite.prepare(`SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH 'crash'`).pluck().all(),
     ).toEqual([
-      facetCode('done', 'urgent') * 2 ** 40 + 3,
-      facetCode('todo', 'high') * 2 ** 40 + 2,
-      facetCode('in_progress', 'high') * 2 ** 40 + 1,
+      facetCode('done', 'urgent') * 2 ** 30 + 3,
+      facetCode('todo', 'high') * 2 ** 30 + 2,
+      facetCode('in_progress', 'high') * 2 ** 30 + 1,
     ]);
     after.sqlite.prepare("INSERT INTO tickets_fts (tickets_fts, rank) VALUES ('integrity-check', 1)").run();
+    // Built in row id order, the index is one segment (in id order, the row ids above go down: three).
+    expect(after.sqlite.prepare('SELECT count(DISTINCT segid) FROM tickets_fts_idx').pluck().get()).toBe(1);
     const keys = (status: Status[], priority: Priority[]) =>
       searchTickets(after.db, { query: 'crash', status, priority }).items.map((item) => item.key);
     expect(keys(['todo', 'in_progress'], ['high'])).toEqual(['SHIP-2', 'SHIP-1']);

@@ -1021,8 +1021,8 @@ describe('many hits', () => {
       }
     })();
     const oracle = (match: string, where: string, offset: number) => {
-      // The ticket of each hit by its id, the low 40 bits of the hit's row id; the bits above must be its own.
-      const from = `tickets_fts JOIN tickets ON tickets.id = (tickets_fts.rowid & 0xFFFFFFFFFF)
+      // The ticket of each hit by its id, the low 30 bits of the hit's row id; the bits above must be its own.
+      const from = `tickets_fts JOIN tickets ON tickets.id = (tickets_fts.rowid & 0x3FFFFFFF)
         AND tickets.fts_rowid = tickets_fts.rowid WHERE tickets_fts MATCH ? AND ${where}`;
       return {
         total: database.sqlite.prepare(`SELECT count(*) FROM ${from}`).pluck().get(match),

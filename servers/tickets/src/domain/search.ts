@@ -65,7 +65,7 @@ const BM25 = sql.raw('bm25(tickets_fts, 1000.0, 1.0)');
  * Bits of a row id of tickets_fts that hold the ticket id; the ticket's status and priority are above them
  * (see {@link facetRowids}, drizzle/0007_fts_rowid_facets.sql).
  */
-const ID_BITS = 40;
+const ID_BITS = 30;
 /** The ticket id of a hit, from its row id of tickets_fts. */
 const HIT_ID = sql.raw(`(tickets_fts.rowid & ${2 ** ID_BITS - 1})`);
 /** Above this many text hits (and no filter), a non-relevance sort walks its index instead of sorting hits. */
@@ -356,10 +356,10 @@ export function ftsAllOf(db: TicketsDb, tokens: readonly QueryToken[]): string |
 
 /**
  * A status and priority as the index's row ids hold them above the ticket id (drizzle/0007_fts_rowid_facets.sql):
- * the priority's rank times 8, plus the status's place in the workflow.
+ * the priority's rank times 6, plus the status's place in the workflow (0 to 29).
  */
 export const facetCode = (status: Status, priority: Priority) =>
-  priorityRank(priority) * 8 + STATUSES.indexOf(status);
+  priorityRank(priority) * STATUSES.length + STATUSES.indexOf(status);
 
 /**
  * A status filter and a priority filter (either may be empty: any) as a condition on the row ids of

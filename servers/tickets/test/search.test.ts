@@ -772,6 +772,23 @@ describe('pages', () => {
     expect(seen).toHaveLength(18);
   });
 
+  it('places the next relevance page by its cursor when the last ticket shown is gone', async () => {
+    // Scores fall with the description's length; the most urgent ticket, first in the index's row ids,
+    // scores worst.
+    for (let n = 1; n <= 30; n++)
+      await seedTicket(client, {
+        title: 'Crash report',
+        description: 'word '.repeat(n),
+        priority: n === 30 ? 'urgent' : 'low',
+      });
+    const all = (await search({ query: 'crash', limit: 30 })).items.map((item) => item.key);
+    const first = await search({ query: 'crash', limit: 10 });
+    // No tool deletes a ticket; by hand, its row leaves the index as well.
+    database.sqlite.prepare('DELETE FROM tickets WHERE key = ?').run(first.items[9]?.key);
+    const second = await search({ query: 'crash', limit: 10, cursor: first.next_cursor });
+    expect(second.items.map((item) => item.key)).toEqual(all.slice(10, 20));
+  });
+
   it('places the next relevance page when the last ticket shown has left the status filter since', async () => {
     // A ticket's status is part of its row id in the index, so the last one shown has another row id by then.
     for (let i = 1; i <= 60; i++) {

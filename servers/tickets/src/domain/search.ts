@@ -144,8 +144,8 @@ function textHits(
   const past = (score: SQL, id: SQL, after: RelevanceKey | undefined) =>
     after
       ? sql`(${score}, -${id}) > (coalesce((SELECT ${BM25} FROM tickets_fts WHERE tickets_fts MATCH ${match}
-              AND tickets_fts.rowid = (SELECT fts_rowid FROM tickets WHERE id = ${after.id})), ${after.score}),
-              ${-after.id})`
+              AND tickets_fts.rowid = coalesce((SELECT fts_rowid FROM tickets WHERE id = ${after.id}), -1)),
+              ${after.score}), ${-after.id})`
       : undefined;
   if ((filter && seek) || (!filter && collect)) {
     const check = filter

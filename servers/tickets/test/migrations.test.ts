@@ -157,6 +157,8 @@ it('moves status and priority from a word of the search index to its row ids in 
   ticket.run(1, 'SHIP-1', 'in_progress', 'high', 1, at, at);
   ticket.run(2, 'SHIP-2', 'todo', 'high', 1, at, at);
   ticket.run(3, 'SHIP-3', 'done', 'urgent', 0, at, at);
+  // A status no version of the workflow had, written by hand.
+  ticket.run(4, 'SHIP-4', 'blocked', 'high', 1, at, at);
   // The first two indexed as that version's searches indexed them; the third waits for the index.
   before.sqlite.exec(`INSERT INTO tickets_fts (rowid, title, description, facet)
     SELECT id, title, description, facet FROM tickets WHERE id <= 2; UPDATE tickets_indexed SET upto = 2`);
@@ -165,13 +167,15 @@ it('moves status and priority from a word of the search index to its row ids in 
   const after = openTicketsDatabase(data, migrations);
   try {
     // Every ticket is indexed (the rebuild took the waiting one too), under its status and priority.
-    expect(after.sqlite.prepare('SELECT upto FROM tickets_indexed').pluck().get()).toBe(3);
+    expect(after.sqlite.prepare('SELECT upto FROM tickets_indexed').pluck().get()).toBe(4);
     expect(
       after.sqlite.prepare(`SELECT rowid FROM tickets_fts WHERE tickets_fts MATCH 'crash'`).pluck().all(),
     ).toEqual([
       facetCode('done', 'urgent') * 2 ** 30 + 3,
       facetCode('todo', 'high') * 2 ** 30 + 2,
       facetCode('in_progress', 'high') * 2 ** 30 + 1,
+      // The unknown status: past every code a filter asks for.
+      31 * 2 ** 30 + 4,
     ]);
     after.sqlite.prepare("INSERT INTO tickets_fts (tickets_fts, rank) VALUES ('integrity-check', 1)").run();
     // Built in row id order, the index is one segment (in id order, the row ids above go down: three).
@@ -180,6 +184,19 @@ it('moves status and priority from a word of the search index to its row ids in 
       searchTickets(after.db, { query: 'crash', status, priority }).items.map((item) => item.key);
     expect(keys(['todo', 'in_progress'], ['high'])).toEqual(['SHIP-2', 'SHIP-1']);
     expect(keys(['done'], [])).toEqual(['SHIP-3']);
+    expect(keys([], [])).toEqual(['SHIP-4', 'SHIP-3', 'SHIP-2', 'SHIP-1']);
+    // From now on, what the row ids cannot hold is refused, by hand too.
+    const refused =
+      /a ticket needs an id under 2\^30, a status of the workflow and a priority rank of 0 to 4/;
+    const write = (statement: string) => () => after.sqlite.prepare(statement).run();
+    const insert = (id: number) =>
+      write(`INSERT INTO tickets (id, project_id, number, key, title, type, created_at, updated_at)
+             VALUES (${id}, 1, ${id}, 'SHIP-${id}', 'Crash', 'bug', '${at}', '${at}')`);
+    expect(write("UPDATE tickets SET status = 'blocked' WHERE id = 1")).toThrow(refused);
+    expect(write('UPDATE tickets SET priority_rank = 5 WHERE id = 1')).toThrow(refused);
+    expect(insert(2 ** 30)).toThrow(refused);
+    expect(after.sqlite.prepare('SELECT count(*) FROM tickets').pluck().get()).toBe(4);
+    insert(2 ** 30 - 1)();
     // A change of status moves the ticket's row in the index, and the index stays whole.
     after.sqlite.prepare("UPDATE tickets SET status = 'done' WHERE id = 2").run();
     expect(keys(['done'], [])).toEqual(['SHIP-3', 'SHIP-2']);

@@ -117,9 +117,9 @@ const MOVED_NOTE =
  * - without: SQLite drives from a filter index and checks membership in the FTS rowid list, and bm25
  *   ranking happens in a second pass over tickets_fts restricted to `hits`.
  * `scored: false` leaves the bm25 score out where a `seek` search sorts by something else. `rowids` is a
- * condition on the hits' row ids, which hold their status and priority (see {@link facetRowids}), and
- * `collect` takes the first way without a filter: the range of row ids leaves few hits, and one pass scores
- * them all, where a search of words alone counts them in a second pass without bm25. A hit's ticket id is
+ * condition on the hits' row ids, which hold their status and priority (see {@link facetRowids}); with it
+ * and no filter the first way is taken too: the range of row ids leaves few hits, and one pass scores them
+ * all, where a search of words alone counts them in a second pass without bm25. A hit's ticket id is
  * {@link HIT_ID}; where a row id is bound, FTS5 ignores it unless it is an INTEGER, and better-sqlite3 binds
  * JavaScript numbers as REAL, so `tickets_fts.rowid = ?` with a number would match all.
  */
@@ -129,12 +129,10 @@ function textHits(
   {
     seek,
     scored = true,
-    collect = false,
     rowids,
   }: {
     seek?: string | undefined;
     scored?: boolean;
-    collect?: boolean;
     rowids?: SQL | undefined;
   },
 ) {
@@ -147,7 +145,7 @@ function textHits(
               AND tickets_fts.rowid = coalesce((SELECT fts_rowid FROM tickets WHERE id = ${after.id}), -1)),
               ${after.score}), ${-after.id})`
       : undefined;
-  if ((filter && seek) || (!filter && collect)) {
+  if ((filter && seek) || (!filter && rowids)) {
     const check = filter
       ? sql` AND EXISTS (SELECT 1 FROM tickets INDEXED BY ${sql.raw(seek ?? '')}
                     WHERE ${filter} AND tickets.id = ${HIT_ID})`
@@ -730,7 +728,6 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     const text = textHits(match, filter, {
       seek: seekIndex(checked),
       scored: sort === 'relevance',
-      collect: rowids !== undefined,
       rowids,
     });
     count = text.count;

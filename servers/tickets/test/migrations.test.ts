@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, expect, it } from 'vitest';
 import { openTicketsDatabase } from '../src/db/open.js';
 import { indexNewTickets } from '../src/domain/indexing.js';
-import type { Priority, Status } from '../src/domain/model.js';
+import { type Priority, priorityRank, type Status } from '../src/domain/model.js';
 import { facetCode, facetRowids, INDEX_STATE_SQL, searchTickets } from '../src/domain/search.js';
 import { migrations } from './helpers.js';
 
@@ -42,14 +42,22 @@ function olderFile(last: number) {
   return { data, before };
 }
 
-/** Insert ticket SHIP-`number` of project 1 (SHIP) with SQL, as a file of any version holds it. */
-function addTicket(sqlite: Database.Database, number: number, title: string) {
+/**
+ * Insert ticket SHIP-`number` of project 1 (SHIP) with SQL, as a file of any version holds it: in the backlog
+ * with no priority unless `status` and `priority` say otherwise (any status: SQL does not check it).
+ */
+function addTicket(
+  sqlite: Database.Database,
+  number: number,
+  title: string,
+  { status = 'backlog', priority = 'none' }: { status?: string; priority?: Priority } = {},
+) {
   sqlite
     .prepare(
-      `INSERT INTO tickets (project_id, number, key, title, description, type, created_at, updated_at)
-       VALUES (1, ?, ?, ?, '', 'task', ?, ?)`,
+      `INSERT INTO tickets (project_id, number, key, title, description, type, status, priority, priority_rank,
+         created_at, updated_at) VALUES (1, ?, ?, ?, '', 'task', ?, ?, ?, ?, ?)`,
     )
-    .run(number, `SHIP-${number}`, title, at, at);
+    .run(number, `SHIP-${number}`, title, status, priority, priorityRank(priority), at, at);
 }
 
 it('rebuilds the search index of an existing file with bidi isolates as separators', () => {
@@ -79,12 +87,8 @@ it('rebuilds the search index of an existing file with bidi isolates as separato
 
 it('adds each ticket status and priority to the search index of an existing file, and keeps them current', () => {
   const { data, before } = olderFile(3);
-  const ticket = before.sqlite.prepare(
-    `INSERT INTO tickets (project_id, number, key, title, description, type, status, priority, priority_rank,
-       created_at, updated_at) VALUES (1, ?, ?, 'Crash on save', '', 'bug', ?, ?, ?, ?, ?)`,
-  );
-  ticket.run(1, 'SHIP-1', 'in_progress', 'high', 1, at, at);
-  ticket.run(2, 'SHIP-2', 'todo', 'high', 1, at, at);
+  addTicket(before.sqlite, 1, 'Crash on save', { status: 'in_progress', priority: 'high' });
+  addTicket(before.sqlite, 2, 'Crash on save', { status: 'todo', priority: 'high' });
   // Text stored by a version that kept control characters: U+0001 separates FIX fields.
   before.sqlite
     .prepare('UPDATE tickets SET description = ? WHERE id = 2')
@@ -150,15 +154,11 @@ it('keeps the indexed tickets of an existing file when new tickets start to wait
 
 it('moves status and priority from a word of the search index to its row ids in an existing file', () => {
   const { data, before } = olderFile(6);
-  const ticket = before.sqlite.prepare(
-    `INSERT INTO tickets (project_id, number, key, title, description, type, status, priority, priority_rank,
-       created_at, updated_at) VALUES (1, ?, ?, 'Crash on save', '', 'bug', ?, ?, ?, ?, ?)`,
-  );
-  ticket.run(1, 'SHIP-1', 'in_progress', 'high', 1, at, at);
-  ticket.run(2, 'SHIP-2', 'todo', 'high', 1, at, at);
-  ticket.run(3, 'SHIP-3', 'done', 'urgent', 0, at, at);
+  addTicket(before.sqlite, 1, 'Crash on save', { status: 'in_progress', priority: 'high' });
+  addTicket(before.sqlite, 2, 'Crash on save', { status: 'todo', priority: 'high' });
+  addTicket(before.sqlite, 3, 'Crash on save', { status: 'done', priority: 'urgent' });
   // A status no version of the workflow had, written by hand.
-  ticket.run(4, 'SHIP-4', 'blocked', 'high', 1, at, at);
+  addTicket(before.sqlite, 4, 'Crash on save', { status: 'blocked', priority: 'high' });
   // The first two indexed as that version's searches indexed them; the third waits for the index.
   before.sqlite.exec(`INSERT INTO tickets_fts (rowid, title, description, facet)
     SELECT id, title, description, facet FROM tickets WHERE id <= 2; UPDATE tickets_indexed SET upto = 2`);

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, expect, it } from 'vitest';
 import { openTicketsDatabase } from '../src/db/open.js';
 import { indexNewTickets } from '../src/domain/indexing.js';
-import { type Priority, priorityRank, type Status } from '../src/domain/model.js';
+import { PRIORITIES, type Priority, priorityRank, STATUSES, type Status } from '../src/domain/model.js';
 import { facetCode, facetRowids, INDEX_STATE_SQL, searchTickets } from '../src/domain/search.js';
 import { migrations } from './helpers.js';
 
@@ -219,5 +219,22 @@ it("finds the last change of a ticket's text through its own index in an existin
     expect(plan.map((step) => step.detail).join('; ')).toContain('history_text_edits_idx');
   } finally {
     after.close();
+  }
+});
+
+it("gives every pair of status and priority the row id facetCode says, in the workflow's order", () => {
+  const { sqlite, close } = openTicketsDatabase(':memory:', migrations);
+  try {
+    sqlite
+      .prepare("INSERT INTO projects (key, name, last_number, created_at) VALUES ('SHIP', 'S', 0, ?)")
+      .run(at);
+    const pairs = PRIORITIES.flatMap((priority) => STATUSES.map((status) => ({ status, priority })));
+    for (const [i, pair] of pairs.entries()) addTicket(sqlite, i + 1, 'Pair', pair);
+    const rowids = sqlite.prepare('SELECT fts_rowid FROM tickets ORDER BY id').pluck().all();
+    expect(rowids).toEqual(pairs.map((pair, i) => facetCode(pair.status, pair.priority) * 2 ** 30 + i + 1));
+    // Codes 0 to 29, one for each pair: a priority's statuses together, in the workflow's order.
+    expect(pairs.map((pair) => facetCode(pair.status, pair.priority))).toEqual(pairs.map((_, i) => i));
+  } finally {
+    close();
   }
 });

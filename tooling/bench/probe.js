@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // node tooling/bench/probe.js [server] [--runs N]            where a cold start goes (timestamps)
 // node tooling/bench/probe.js [server] --profile [--calls N]  where a tool call goes (CPU profile)
+// node tooling/bench/probe.js [server] --phases [--calls N]   a tool call's time in the process, by phase
 //
 // Cold start: runs instrumented copies (in a temp dir; the real files are not touched) that print a timestamp
 // at points of interest, alternating with the same instrumentation in the baseline (unbundled, and bundled
@@ -301,21 +302,170 @@ async function profileCalls(
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
+/**
+ * Loaded with `node --require` into both sides by `--phases`. Per request: from stdin's 'data' event to the
+ * first stdout write after it, split into SQLite's BEGIN and COMMIT of each outermost better-sqlite3
+ * transaction, the transactions' bodies, and the rest (reading the line, the protocol, validation, the
+ * answer). To time BEGIN and COMMIT apart, an outermost transaction runs as better-sqlite3's own does (the
+ * same statements); nested ones go to its savepoints. Rows (µs) are written to SHIPYARD_PROBE_OUT at exit.
+ */
+const PHASES_PRELOAD = `'use strict';
+const { writeFileSync } = require('node:fs');
+const now = process.hrtime.bigint;
+const rows = [];
+let call = null;
+const emit = process.stdin.emit;
+process.stdin.emit = function (event, ...rest) {
+  if (event === 'data') call = { start: now(), begin: 0n, body: 0n, commit: 0n };
+  return emit.call(this, event, ...rest);
+};
+const write = process.stdout.write;
+process.stdout.write = function (...args) {
+  if (call) {
+    const us = (ns) => Number(ns) / 1e3;
+    const total = now() - call.start;
+    rows.push([us(call.begin), us(call.body), us(call.commit), us(total - call.begin - call.body - call.commit), us(total)]);
+    call = null;
+  }
+  return write.apply(this, args);
+};
+let Database = null;
+try {
+  Database = require(require.resolve('better-sqlite3', { paths: [process.env.SHIPYARD_PROBE_PACKAGE || process.cwd()] }));
+} catch {}
+if (Database) {
+  const transaction = Database.prototype.transaction;
+  const statements = new WeakMap();
+  Database.prototype.transaction = function (fn) {
+    const db = this;
+    const own = transaction.call(this, fn);
+    const timed = (mode, nested) =>
+      function (...args) {
+        if (db.inTransaction || !call) return nested.apply(this, args);
+        if (!statements.has(db)) statements.set(db, {});
+        const cache = statements.get(db);
+        cache[mode] ??= { begin: db.prepare('BEGIN ' + mode), commit: db.prepare('COMMIT'), rollback: db.prepare('ROLLBACK') };
+        const { begin, commit, rollback } = cache[mode];
+        const at = call;
+        let t = now();
+        begin.run();
+        at.begin += now() - t;
+        t = now();
+        try {
+          const result = fn.apply(this, args);
+          at.body += now() - t;
+          t = now();
+          commit.run();
+          at.commit += now() - t;
+          return result;
+        } catch (error) {
+          if (db.inTransaction) rollback.run();
+          throw error;
+        }
+      };
+    const modes = { default: 'DEFERRED', deferred: 'DEFERRED', immediate: 'IMMEDIATE', exclusive: 'EXCLUSIVE' };
+    const versions = Object.fromEntries(Object.entries(modes).map(([name, mode]) => [name, timed(mode, own[name])]));
+    for (const version of Object.values(versions)) Object.assign(version, versions, { database: db });
+    return versions.default;
+  };
+}
+process.on('exit', () => writeFileSync(process.env.SHIPYARD_PROBE_OUT, JSON.stringify(rows)));
+`;
+
+/**
+ * Both sides with PHASES_PRELOAD, the cheap tool and echo called alternately: the p50 of each phase of a
+ * call inside the process, and of the whole call as the client sees it (the difference is the pipes and the
+ * scheduling between the processes).
+ */
+async function phaseCalls(
+  /** @type {string} */ name,
+  /** @type {number} */ calls,
+  /** @type {string} */ tmp,
+) {
+  const pkgDir = join(root, 'servers', name);
+  const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+  const preload = join(tmp, 'phases.cjs');
+  writeFileSync(preload, PHASES_PRELOAD);
+  const sides = [
+    {
+      label: name,
+      script: join(pkgDir, 'dist', 'index.cjs'),
+      args: ['--data-dir', mkdtempSync(join(tmp, 'data-'))],
+    },
+    { label: 'baseline', script: join(here, 'baseline', 'server.js'), args: [] },
+  ].map((side, i) => {
+    const out = join(tmp, `phases-${i}.json`);
+    const env = { ...childEnv(), SHIPYARD_PROBE_OUT: out, SHIPYARD_PROBE_PACKAGE: pkgDir };
+    return { ...side, out, child: new Child(side.script, side.args, env, ['--require', preload]) };
+  });
+  for (const { child } of sides) {
+    await child.initialize();
+    child.notify('notifications/initialized');
+  }
+  for (const step of pkg.shipyard?.bench?.setup ?? []) {
+    const done = await sides[0].child.request('tools/call', {
+      name: step.tool,
+      arguments: step.arguments ?? {},
+    });
+    if (done.error || done.result?.isError)
+      throw new Error(`setup ${step.tool} failed: ${JSON.stringify(done)}`);
+  }
+  const list = await sides[0].child.request('tools/list', {});
+  const tool =
+    pkg.shipyard?.bench?.tool ??
+    list.result.tools.find((/** @type {any} */ t) => t.annotations?.readOnlyHint)?.name;
+  const callArgs = [
+    { name: tool, arguments: pkg.shipyard?.bench?.arguments ?? {} },
+    { name: 'echo', arguments: { text: 'hello' } },
+  ];
+  /** @type {number[][]} */
+  const seen = [[], []];
+  for (let i = 0; i < 200 + calls; i++) {
+    for (let c = 0; c < 2; c++) {
+      const start = process.hrtime.bigint();
+      const response = await sides[c].child.request('tools/call', callArgs[c]);
+      if (response.error || response.result?.isError)
+        throw new Error(`${callArgs[c].name} failed: ${JSON.stringify(response)}`);
+      if (i >= 200) seen[c].push(Number(sides[c].child.lastResponseAt - start) / 1e3);
+    }
+  }
+  await Promise.all(sides.map(({ child }) => child.stop()));
+  const lines = [
+    `p50 µs per call of ${calls} alternating calls (\`${tool}\` vs \`echo\`) after 200 warm-up calls, ` +
+      `Node ${process.version}. In the process: from stdin's data to the answer's write, split into SQLite's ` +
+      "BEGIN and COMMIT (each outermost transaction), the transactions' bodies and the rest; each column is " +
+      'its own p50, so they need not add up.',
+    '',
+    '| side | BEGIN | transaction bodies | COMMIT | the rest | in the process | as the client sees it |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  sides.forEach((side, c) => {
+    const rows = JSON.parse(readFileSync(side.out, 'utf8')).slice(-calls);
+    const p50 = (/** @type {number[]} */ values) => median(values).toFixed(1);
+    const column = (/** @type {number} */ k) => p50(rows.map((/** @type {number[]} */ row) => row[k]));
+    lines.push(
+      `| ${side.label} | ${column(0)} | ${column(1)} | ${column(2)} | ${column(3)} | ${column(4)} | ${p50(seen[c])} |`,
+    );
+  });
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
 async function main() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
       runs: { type: 'string', default: '15' },
       profile: { type: 'boolean', default: false },
+      phases: { type: 'boolean', default: false },
       calls: { type: 'string', default: '3000' },
     },
   });
   const name = (positionals[0] ?? 'example').replace(/^@shipyard\//, '');
   const runs = Number(values.runs);
   const tmp = mkdtempSync(join(tmpdir(), 'shipyard-probe-'));
-  if (values.profile) {
+  if (values.profile || values.phases) {
     try {
-      await profileCalls(name, Number(values.calls), tmp);
+      await (values.phases ? phaseCalls : profileCalls)(name, Number(values.calls), tmp);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

@@ -300,6 +300,7 @@ export class Runtime {
     }
     const allowed = options.tools && options.tools.length > 0 ? new Set(options.tools) : undefined;
     for (const tool of all.values()) {
+      checkElsewhere(tool);
       const writer = options.readOnly && !tool.annotations.readOnlyHint;
       if (allowed && !allowed.has(tool.name)) {
         if (writer) this.writersLeftOut.add(tool.name);
@@ -491,6 +492,32 @@ export class Runtime {
     return resource.template.expand(resource.def.canonical(params));
   }
 
+  /**
+   * {@link canonicalUri} of a URI to subscribe to. Where no template takes it as it stands but a read would
+   * (a value with a `/`, such as a ticket's page spelt with a path it does not have), the -32002 carries the
+   * resource's own answer to that read, which says what was meant; a read that succeeds or fails otherwise
+   * leaves the plain -32002 (such a spelling never changes: there is nothing to subscribe to).
+   */
+  private async subscribable(uri: string): Promise<string> {
+    try {
+      return this.canonicalUri(uri);
+    } catch (error) {
+      if (!(error instanceof RpcError) || error.code !== RESOURCE_NOT_FOUND) throw error;
+      let match: ReturnType<Runtime['matchResource']>;
+      try {
+        match = this.matchResource(uri, { loose: true });
+      } catch {
+        throw error;
+      }
+      try {
+        await this.resourceContents(uri, match);
+      } catch (refusal) {
+        if (isShipyardError(refusal)) throw new RpcError(RESOURCE_NOT_FOUND, withHint(refusal), { uri });
+      }
+      throw error;
+    }
+  }
+
   /** {@link canonicalUri}, or the URI itself when no resource matches it. */
   private canonicalUriOr(uri: string): string {
     try {
@@ -613,10 +640,10 @@ export class Runtime {
         })),
     }));
     this.onRequest(server, ReadResourceRequestSchema, (request) => this.readResource(request.params.uri));
-    this.onRequest(server, SubscribeRequestSchema, (request) => {
+    this.onRequest(server, SubscribeRequestSchema, async (request) => {
       const { uri } = request.params;
       this.refuseQuery(uri, 'subscribe to');
-      const canonical = this.canonicalUri(uri);
+      const canonical = await this.subscribable(uri);
       const spellings = session.subscriptions.get(canonical) ?? new Set();
       let held = 0;
       for (const set of session.subscriptions.values()) held += set.size;
@@ -667,11 +694,19 @@ export class Runtime {
     meant: ReadonlyMap<string, Suggestion>,
   ): string | undefined {
     const unknown = issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []));
+    /** What the tool's definition says of an argument (its `elsewhere`), in place of the tools that take it. */
+    const told: string[] = [];
     const notes = unknown.flatMap((key) => {
-      const named = meant.has(key) ? [] : this.takers(called, key);
+      if (meant.has(key)) return [];
+      if (called.elsewhere && Object.hasOwn(called.elsewhere, key)) {
+        told.push(called.elsewhere[key] as string);
+        return [];
+      }
+      const named = this.takers(called, key);
       return named.length > 0 ? [`\`${key}\` is an argument of ${named.map((t) => t.name).join(', ')}`] : [];
     });
-    return notes.length > 0 ? `${notes.join('; ')}: call that tool for it` : undefined;
+    const hints = [...(notes.length > 0 ? [`${notes.join('; ')}: call that tool for it`] : []), ...told];
+    return hints.length > 0 ? hints.join('; ') : undefined;
   }
 
   /**
@@ -1034,6 +1069,17 @@ export class Runtime {
       this.internal(`completion of ${argument.name}`, error);
     }
     return { completion: { values, total, hasMore: total > values.length } };
+  }
+}
+
+/** A definition's `elsewhere` may name only arguments the tool does not take. */
+function checkElsewhere(def: AnyTool): void {
+  const taken = Object.keys(def.elsewhere ?? {}).filter((key) => Object.hasOwn(def.input, key));
+  if (taken.length > 0) {
+    throw new Error(
+      `Tool ${def.name}: elsewhere names ${taken.map((key) => `\`${key}\``).join(', ')}, which it takes; ` +
+        'elsewhere is for arguments the tool does not take',
+    );
   }
 }
 

@@ -228,6 +228,47 @@ describe('tools/call', () => {
     expect(writer.hint).toBe('`count` is an argument of echo_text: call that tool for it');
   });
 
+  it("says what the tool's definition says of an argument it lacks, instead of the tools that take it", async () => {
+    const { client } = await start();
+    // list_tags takes `prefix`, but update_note's definition says where it goes.
+    const told = expectToolError(
+      await call(client, 'update_note', { id: 'a1', text: 'x', prefix: 'p' }),
+      'invalid_input',
+    );
+    expect(told.message).toContain('unknown argument `prefix`');
+    expect(told.hint).toBe('A note has no prefix: put it at the start of text');
+    // With another tool's argument besides: both, the tools first.
+    const both = expectToolError(
+      await call(client, 'update_note', { id: 'a1', text: 'x', prefix: 'p', count: 2 }),
+      'invalid_input',
+    );
+    expect(both.hint).toBe(
+      '`count` is an argument of echo_text: call that tool for it; A note has no prefix: put it at the start of text',
+    );
+    // Paired with the one argument missing, the name is a rename: no hint from the definition either.
+    const renamed = expectToolError(
+      await call(client, 'update_note', { id: 'a1', prefix: 'p' }),
+      'invalid_input',
+    );
+    expect(renamed.message).toContain('(did you mean `text`?)');
+    expect(renamed.hint).toBe('Fix the arguments named above and call the tool again');
+  });
+
+  it('refuses at start-up a definition whose elsewhere names an argument the tool takes', () => {
+    const sample = createSample();
+    // A copy: the sample's tools are shared by every test.
+    const definition = Object.assign({}, sample, {
+      tools: sample.tools.map((tool) =>
+        tool.name === 'update_note'
+          ? Object.assign({}, tool, { elsewhere: { text: 'nowhere', prefix: 'at the start' } })
+          : tool,
+      ),
+    });
+    expect(() => new Runtime(definition)).toThrow(
+      'Tool update_note: elsewhere names `text`, which it takes; elsewhere is for arguments the tool does not take',
+    );
+  });
+
   it('says a call cannot run because start-up failed, once warm-up has failed', async () => {
     const definition = createSample();
     definition.warmUp = () => {
@@ -710,9 +751,19 @@ describe('resources', () => {
       'application/json',
     );
     await expectRpcError(client.readResource({ uri: 'notes:/a/1' }), RESOURCE_NOT_FOUND);
-    // Only a read: such a value never changes, so there is nothing to subscribe to.
-    for (const uri of ['notes://a/1', 'tags://x,y'])
-      await expectRpcError(client.subscribeResource({ uri }), RESOURCE_NOT_FOUND);
+    // Only a read: such a value never changes, so there is nothing to subscribe to. Where the read refuses
+    // it, the refusal says what was meant; where it reads, or fails inside, the plain answer.
+    const refused = await expectRpcError(
+      client.subscribeResource({ uri: 'notes://a/1' }),
+      RESOURCE_NOT_FOUND,
+    );
+    expect(refused.message).toContain('No note a/1');
+    expect(refused.message).toContain('Read notes://index');
+    for (const uri of ['tags://x,y', 'broken://x/y']) {
+      const plain = await expectRpcError(client.subscribeResource({ uri }), RESOURCE_NOT_FOUND);
+      expect(plain.message).toBe(`MCP error -32002: Resource not found: ${uri}`);
+    }
+    await expectStillServing(client);
   });
 
   it('answers -32002 when read throws NotFound', async () => {

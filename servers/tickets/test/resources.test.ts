@@ -624,6 +624,21 @@ describe('tickets://{key}', () => {
       const error = await expectRpcError(client.readResource({ uri }), RESOURCE_NOT_FOUND);
       expect(error.message, uri).toContain(says);
     }
+    // A subscription to one that no template takes as it stands is refused with the read's help (the others
+    // are told by the key's own check to read first).
+    for (const uri of [
+      'tickets://ship-1/comments',
+      'tickets://SHIP-1/',
+      'tickets://SHIP-1//history',
+      'tickets:///SHIP-1',
+      'tickets://projects/',
+      'tickets://projects/ship/tickets',
+      'tickets://Projects/SHIP',
+    ]) {
+      const read = await expectRpcError(client.readResource({ uri }), RESOURCE_NOT_FOUND);
+      const subscribe = await expectRpcError(client.subscribeResource({ uri }), RESOURCE_NOT_FOUND);
+      expect(subscribe.message, uri).toBe(read.message);
+    }
     // The URI is named back with its controls and bidi characters escaped.
     const hostile = await expectRpcError(
       client.readResource({ uri: 'tickets://SHIP-1/x\u202eevil\nline' }),

@@ -709,6 +709,50 @@ describe('update_ticket', () => {
     expect(comment.hint).toBe('Fix the arguments named above and call the tool again');
   });
 
+  it('sends an argument a write tool lacks where it belongs, not to another tool that merely takes its name', async () => {
+    await setup(1);
+    const comment = 'A comment is added with add_ticket_comment, its text as `body`';
+    const told: [string, Record<string, unknown>, string][] = [
+      ['update_ticket', { key: 'SHIP-1', comment: 'why' }, comment],
+      ['link_tickets', { key: 'SHIP-1', target: 'SHIP-2', type: 'relates', comment: 'why' }, comment],
+      ['unlink_tickets', { key: 'SHIP-1', target: 'SHIP-2', type: 'relates', comment: 'why' }, comment],
+      [
+        'create_ticket',
+        { project: 'SHIP', title: 'T', comment: 'why' },
+        `${comment}, once the ticket exists; what it would say can go in description`,
+      ],
+      ['update_ticket', { key: 'SHIP-1', reporter: 'bo' }, 'A ticket keeps the reporter it was created with'],
+      [
+        'update_ticket',
+        { key: 'SHIP-1', project: 'OPS' },
+        'A ticket stays in its project: to move the work, create a ticket in the other project and link the two (link_tickets, relates)',
+      ],
+      [
+        'update_ticket',
+        { key: 'SHIP-1', resolution: 'fixed' },
+        'transition_ticket sets the resolution: as it closes the ticket, or on a closed one, given its status again with the new resolution',
+      ],
+      [
+        'create_ticket',
+        { project: 'SHIP', title: 'T', status: 'todo' },
+        'A new ticket starts in backlog: move it with transition_ticket once it exists',
+      ],
+      [
+        'create_ticket',
+        { project: 'SHIP', title: 'T', key: 'SHIP-9' },
+        "A new ticket's key is its project's next number, given in the answer: pass project",
+      ],
+    ];
+    for (const [tool, args, hint] of told) {
+      const error = await callError(client, tool, args, 'invalid_input');
+      expect(error.hint, `${tool} ${JSON.stringify(args)}`).toBe(hint);
+    }
+    // Another tracker's name for the title is taken for a rename, not for create_project's `name`.
+    const name = await callError(client, 'create_ticket', { project: 'SHIP', name: 'T' }, 'invalid_input');
+    expect(name.message).toContain('(did you mean `title`?)');
+    expect(name.hint).toBe('Fix the arguments named above and call the tool again');
+  });
+
   it('names the argument meant by a name other trackers use, or by `version` as get_ticket answers it', async () => {
     await setup(1);
     const asked: [string, Record<string, unknown>, string][] = [
@@ -1080,6 +1124,43 @@ describe('transition_ticket', () => {
       ['status', 'cancelled', 'todo'],
       ['resolution', 'duplicate', null],
     ]);
+  });
+
+  it('changes only the resolution of a closed ticket given its own status again', async () => {
+    await setup(1);
+    await move({ key: 'SHIP-1', status: 'cancelled', resolution: 'duplicate' });
+    const out = await move({
+      key: 'SHIP-1',
+      status: 'cancelled',
+      resolution: 'obsolete',
+      comment: 'Not a dup',
+    });
+    expect(out).toMatchObject({ status: 'cancelled', resolution: 'obsolete', version: 3 });
+    const ticket = await get('SHIP-1', ['history', 'comments']);
+    // No status entry: the status stayed.
+    expect(ticket.history?.map((h) => [h.field, h.old, h.new])).toEqual([
+      ['created', null, 'SHIP-1'],
+      ['status', 'backlog', 'cancelled'],
+      ['resolution', null, 'duplicate'],
+      ['resolution', 'duplicate', 'obsolete'],
+    ]);
+    expect(ticket.comments?.map((c) => c.body)).toEqual(['Not a dup']);
+    // The same resolution, or none: nothing to change, and the refusal says both ways on.
+    for (const args of [{ resolution: 'obsolete' }, {}]) {
+      const error = await moveError({ key: 'SHIP-1', status: 'cancelled', ...args }, 'invalid_input');
+      expect(error.message).toBe(
+        'SHIP-1 is already cancelled (resolution obsolete); from cancelled it can move to todo',
+      );
+      expect(error.hint).toBe(
+        'Pass status todo to reopen it, or status cancelled with another resolution to change only that',
+      );
+    }
+    expect((await get('SHIP-1', [])).version).toBe(3);
+    // An open ticket's own status is refused as before, resolution or not.
+    await move({ key: 'SHIP-1', status: 'todo' });
+    const open = await moveError({ key: 'SHIP-1', status: 'todo', resolution: 'x' }, 'invalid_input');
+    expect(open.message).toContain('already todo;');
+    expect(open.hint).toBe('Pass status in_progress or cancelled');
   });
 
   it('refuses a disallowed move, naming the allowed next statuses and the path', async () => {

@@ -484,6 +484,9 @@ function transitionHint(
   if (from !== to && !path && to === 'backlog') {
     return `No status leads back to backlog, where new tickets start; todo also holds work not yet started. Pass status ${orList(allowed)}`;
   }
+  if (from === to && isClosed(from)) {
+    return `Pass status ${orList(allowed)} to reopen it, or status ${from} with another resolution to change only that`;
+  }
   if (from === to || !path) return `Pass status ${orList(allowed)}`;
   const steps = `one step per call: ${[from, ...path].join(' -> ')}`;
   if (!path.slice(0, -1).includes('cancelled')) return `Move it ${steps}`;
@@ -497,7 +500,8 @@ const orList = (items: readonly string[]) => listOf(items, 'or');
 
 /**
  * Move a ticket along the workflow (TRANSITIONS). Closing (done, cancelled) sets the resolution, reopening
- * clears it; status and resolution changes go to history, an optional comment is added by the user, all in
+ * clears it, and a closed ticket given its own status with another resolution takes that resolution (the
+ * only way to correct one without reopening the ticket); status and resolution changes go to history, an optional comment is added by the user, all in
  * one IMMEDIATE transaction. Answers with the status the ticket had before and whether it has labels, for
  * what to notify.
  */
@@ -511,11 +515,20 @@ export function transitionTicket(
       const row = getTicketRow(tx, input.key);
       checkVersion(row, input.expected_version);
       const allowed = TRANSITIONS[row.status];
-      if (input.status === row.status || !allowed.includes(input.status)) {
+      // A closed ticket given its own status with another resolution: the resolution changes, the status stays.
+      const resolving =
+        input.status === row.status &&
+        isClosed(row.status) &&
+        input.resolution !== undefined &&
+        input.resolution !== row.resolution;
+      if (!resolving && (input.status === row.status || !allowed.includes(input.status))) {
         const path = pathBetween(row.status, input.status);
+        const already = isClosed(row.status)
+          ? `${row.key} is already ${row.status} (resolution ${row.resolution ?? 'none'})`
+          : `${row.key} is already ${row.status}`;
         throw new InvalidInput(
           input.status === row.status
-            ? `${row.key} is already ${row.status}; from ${row.status} it can move to ${orList(allowed)}`
+            ? `${already}; from ${row.status} it can move to ${orList(allowed)}`
             : `${row.key} cannot move from ${row.status} to ${input.status}; from ${row.status} it can move to ${orList(allowed)}`,
           {
             hint: transitionHint(row.status, input.status, path, allowed),
@@ -534,7 +547,7 @@ export function transitionTicket(
       const resolution = isClosed(input.status)
         ? (input.resolution ?? DEFAULT_RESOLUTION[input.status])
         : null;
-      const changes: Change[] = [{ field: 'status', old: row.status, new: input.status }];
+      const changes: Change[] = resolving ? [] : [{ field: 'status', old: row.status, new: input.status }];
       if (resolution !== row.resolution)
         changes.push({ field: 'resolution', old: row.resolution, new: resolution });
       const at = nowIso();

@@ -2,7 +2,7 @@ import { defineTool, type ToolContext, z } from '@shipyard/core';
 import { labelsUri, ticketUris } from '../domain/model.js';
 import { createTicket } from '../domain/tickets.js';
 import type { TicketsDeps } from '../server.js';
-import { FIELD_ALIASES, fields, resolvePerson } from './shared.js';
+import { COMMENT_ELSEWHERE, FIELD_ALIASES, fields, resolvePerson } from './shared.js';
 
 export default defineTool({
   name: 'create_ticket',
@@ -26,6 +26,11 @@ export default defineTool({
   output: { key: z.string(), title: z.string(), status: z.string(), version: z.number().int() },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   aliases: FIELD_ALIASES,
+  elsewhere: {
+    comment: `${COMMENT_ELSEWHERE}, once the ticket exists; what it would say can go in description`,
+    status: 'A new ticket starts in backlog: move it with transition_ticket once it exists',
+    key: "A new ticket's key is its project's next number, given in the answer: pass project",
+  },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const ticket = createTicket(
       ctx.deps.db,

@@ -2,7 +2,7 @@ import { defineTool, type ToolContext, z } from '@shipyard/core';
 import { LINK_TYPES, type LinkResult, linkTickets, shownLinks } from '../domain/links.js';
 import { ticketUris } from '../domain/model.js';
 import type { TicketsDeps } from '../server.js';
-import { fields } from './shared.js';
+import { COMMENT_ELSEWHERE, fields } from './shared.js';
 
 /** Input and output shared by link_tickets and unlink_tickets. */
 export const linkInput = {
@@ -38,6 +38,7 @@ export default defineTool({
   input: linkInput,
   output: { ...linkOutput, created: z.boolean() },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  elsewhere: { comment: COMMENT_ELSEWHERE },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const result = linkTickets(ctx.deps.db, input, ctx.user);
     if (result.created)

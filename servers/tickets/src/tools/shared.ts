@@ -122,6 +122,7 @@ export const PROJECT_KEY_ANY_CASE = /^[A-Za-z][A-Za-z0-9]{1,9}$/;
  * with "did you mean"; see the `aliases` of create_ticket and update_ticket).
  */
 export const FIELD_ALIASES = {
+  name: 'title',
   tags: 'labels',
   tag: 'labels',
   owner: 'assignee',
@@ -131,6 +132,12 @@ export const FIELD_ALIASES = {
   points: 'estimate',
   story_points: 'estimate',
 } as const;
+
+/**
+ * Said to a caller who passes `comment` to a tool that changes a ticket without taking one (a tool's
+ * `elsewhere`): core would name transition_ticket, which takes a comment too, but only with a status change.
+ */
+export const COMMENT_ELSEWHERE = 'A comment is added with add_ticket_comment, its text as `body`';
 
 /** Input field definitions reused by several tools, so their descriptions and bounds agree. */
 export const fields = {

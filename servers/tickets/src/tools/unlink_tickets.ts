@@ -3,6 +3,7 @@ import { unlinkTickets } from '../domain/links.js';
 import { ticketUris } from '../domain/model.js';
 import type { TicketsDeps } from '../server.js';
 import { linkAnswer, linkInput, linkOutput } from './link_tickets.js';
+import { COMMENT_ELSEWHERE } from './shared.js';
 
 export default defineTool({
   name: 'unlink_tickets',
@@ -13,6 +14,7 @@ export default defineTool({
   input: linkInput,
   output: linkOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  elsewhere: { comment: COMMENT_ELSEWHERE },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const result = unlinkTickets(ctx.deps.db, input, ctx.user);
     ctx.changed(...ticketUris(result.key, { links: true }), ...ticketUris(result.target, { links: true }));

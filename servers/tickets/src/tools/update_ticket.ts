@@ -2,7 +2,7 @@ import { defineTool, type ToolContext, z } from '@shipyard/core';
 import { labelsUri, shownOn, ticketUris } from '../domain/model.js';
 import { updateTicket } from '../domain/tickets.js';
 import type { TicketsDeps } from '../server.js';
-import { FIELD_ALIASES, fields, resolvePerson } from './shared.js';
+import { COMMENT_ELSEWHERE, FIELD_ALIASES, fields, resolvePerson } from './shared.js';
 
 export default defineTool({
   name: 'update_ticket',
@@ -32,6 +32,16 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   // get_ticket answers with `version`, which a model may pass back under that name.
   aliases: { ...FIELD_ALIASES, version: 'expected_version' },
+  elsewhere: {
+    comment: COMMENT_ELSEWHERE,
+    reporter: 'A ticket keeps the reporter it was created with',
+    project:
+      'A ticket stays in its project: to move the work, create a ticket in the other project and link the ' +
+      'two (link_tickets, relates)',
+    resolution:
+      'transition_ticket sets the resolution: as it closes the ticket, or on a closed one, given its status ' +
+      'again with the new resolution',
+  },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const assignee =
       typeof input.assignee === 'string' ? resolvePerson(input.assignee, ctx.user) : input.assignee;

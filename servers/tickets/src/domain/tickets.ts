@@ -501,9 +501,9 @@ const orList = (items: readonly string[]) => listOf(items, 'or');
 /**
  * Move a ticket along the workflow (TRANSITIONS). Closing (done, cancelled) sets the resolution, reopening
  * clears it, and a closed ticket given its own status with another resolution takes that resolution (the
- * only way to correct one without reopening the ticket); status and resolution changes go to history, an optional comment is added by the user, all in
- * one IMMEDIATE transaction. Answers with the status the ticket had before and whether it has labels, for
- * what to notify.
+ * only way to correct one without reopening the ticket). Status and resolution changes go to history, an
+ * optional comment is added by the user, all in one IMMEDIATE transaction. Answers with the status the
+ * ticket had before and whether it has labels, for what to notify.
  */
 export function transitionTicket(
   db: TicketsDb,

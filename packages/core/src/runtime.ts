@@ -493,29 +493,26 @@ export class Runtime {
   }
 
   /**
-   * {@link canonicalUri} of a URI to subscribe to. Where no template takes it as it stands but a read would
-   * (a value with a `/`, such as a ticket's page spelt with a path it does not have), the -32002 carries the
-   * resource's own answer to that read, which says what was meant; a read that succeeds or fails otherwise
-   * leaves the plain -32002 (such a spelling never changes: there is nothing to subscribe to).
+   * The refusal of a subscription whose URI {@link canonicalUri} refused with `error`. Where no template takes
+   * the URI as it stands but a read would (a value with a `/`, such as a ticket's page spelt with a path it
+   * does not have), the -32002 carries the resource's own answer to that read, which says what was meant; a
+   * read that succeeds or fails otherwise leaves `error` (such a spelling never changes: there is nothing to
+   * subscribe to).
    */
-  private async subscribable(uri: string): Promise<string> {
+  private async refusedSubscription(uri: string, error: unknown): Promise<never> {
+    if (!(error instanceof RpcError) || error.code !== RESOURCE_NOT_FOUND) throw error;
+    let match: ReturnType<Runtime['matchResource']>;
     try {
-      return this.canonicalUri(uri);
-    } catch (error) {
-      if (!(error instanceof RpcError) || error.code !== RESOURCE_NOT_FOUND) throw error;
-      let match: ReturnType<Runtime['matchResource']>;
-      try {
-        match = this.matchResource(uri, { loose: true });
-      } catch {
-        throw error;
-      }
-      try {
-        await this.resourceContents(uri, match);
-      } catch (refusal) {
-        if (isShipyardError(refusal)) throw new RpcError(RESOURCE_NOT_FOUND, withHint(refusal), { uri });
-      }
+      match = this.matchResource(uri, { loose: true });
+    } catch {
       throw error;
     }
+    try {
+      await this.resourceContents(uri, match);
+    } catch (refusal) {
+      if (isShipyardError(refusal)) throw new RpcError(RESOURCE_NOT_FOUND, withHint(refusal), { uri });
+    }
+    throw error;
   }
 
   /** {@link canonicalUri}, or the URI itself when no resource matches it. */
@@ -640,10 +637,17 @@ export class Runtime {
         })),
     }));
     this.onRequest(server, ReadResourceRequestSchema, (request) => this.readResource(request.params.uri));
-    this.onRequest(server, SubscribeRequestSchema, async (request) => {
+    // Synchronous up to the subscription kept: a request sent right after it (an unsubscribe, a change) is
+    // handled after it, as sent. Only a refusal waits, for the read that explains it.
+    this.onRequest(server, SubscribeRequestSchema, (request) => {
       const { uri } = request.params;
       this.refuseQuery(uri, 'subscribe to');
-      const canonical = await this.subscribable(uri);
+      let canonical: string;
+      try {
+        canonical = this.canonicalUri(uri);
+      } catch (error) {
+        return this.refusedSubscription(uri, error);
+      }
       const spellings = session.subscriptions.get(canonical) ?? new Set();
       let held = 0;
       for (const set of session.subscriptions.values()) held += set.size;
@@ -694,19 +698,29 @@ export class Runtime {
     meant: ReadonlyMap<string, Suggestion>,
   ): string | undefined {
     const unknown = issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []));
-    /** What the tool's definition says of an argument (its `elsewhere`), in place of the tools that take it. */
+    /**
+     * What the tool's definition says of an argument (its `elsewhere`), in place of the tools that take it;
+     * nothing, where that names a tool this session does not offer (--tools, --read-only).
+     */
     const told: string[] = [];
     const notes = unknown.flatMap((key) => {
       if (meant.has(key)) return [];
       if (called.elsewhere && Object.hasOwn(called.elsewhere, key)) {
-        told.push(called.elsewhere[key] as string);
+        const note = called.elsewhere[key] as string;
+        if (!this.namesHiddenTool(note)) told.push(note);
         return [];
       }
       const named = this.takers(called, key);
       return named.length > 0 ? [`\`${key}\` is an argument of ${named.map((t) => t.name).join(', ')}`] : [];
     });
     const hints = [...(notes.length > 0 ? [`${notes.join('; ')}: call that tool for it`] : []), ...told];
-    return hints.length > 0 ? hints.join('; ') : undefined;
+    return hints.length > 0 ? hints.join('. ') : undefined;
+  }
+
+  /** Whether `text` names, as a word, a tool of the definition this session does not offer. */
+  private namesHiddenTool(text: string): boolean {
+    const words = new Set(text.match(/\w+/g));
+    return this.definition.tools.some((tool) => !this.tools.has(tool.name) && words.has(tool.name));
   }
 
   /**
@@ -767,7 +781,7 @@ export class Runtime {
     if (!parsed.success) {
       const { issues } = parsed.error;
       const keys = Object.keys(tool.def.input);
-      const meant = suggestArguments(issues, keys, tool.def.aliases);
+      const meant = suggestArguments(issues, keys, tool.def.aliases, tool.def.elsewhere);
       const problems = describeIssues(issues, keys, {
         optionalKeys: tool.optional,
         // Those whose description offers "none" as a value (see DescribeOptions): looked up on a refusal

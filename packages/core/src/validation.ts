@@ -64,12 +64,14 @@ const MAX_SUGGESTED_NAME = 64;
  * alias of (`tags` for `labels`, in any case); else the only allowed argument that differs just in case or
  * separators (`Key`, `dueDate`), is a part of it (`ticket_key` for `key`) or is a typo away (`priorty`,
  * `state` for `status`); failing that, when it is the only unknown argument and exactly one required
- * argument is missing, that one (`name` for `title`, `comment` for `body`).
+ * argument is missing, that one (`name` for `title`, `comment` for `body`), unless the tool's `elsewhere`
+ * says where that argument belongs.
  */
 export function suggestArguments(
   issues: readonly z.core.$ZodIssue[],
   allowedKeys: readonly string[],
   aliases: Readonly<Partial<Record<string, string>>> = {},
+  elsewhere: Readonly<Record<string, string>> = {},
 ): Map<string, Suggestion> {
   const unknown = issues.flatMap((i) =>
     i.code === 'unrecognized_keys' && i.path.length === 0 ? i.keys : [],
@@ -82,7 +84,8 @@ export function suggestArguments(
     const alias = Object.hasOwn(aliases, key.toLowerCase()) ? aliases[key.toLowerCase()] : undefined;
     const close = alias ? [alias] : allowedKeys.filter((allowed) => looksLike(key, allowed));
     if (close.length === 1) meant.set(key, { argument: close[0] as string });
-    else if (unknown.length === 1 && missing.length === 1) meant.set(key, { argument: missing[0] as string });
+    else if (unknown.length === 1 && missing.length === 1 && !Object.hasOwn(elsewhere, key))
+      meant.set(key, { argument: missing[0] as string });
   }
   return meant;
 }

@@ -235,23 +235,33 @@ describe('tools/call', () => {
       await call(client, 'update_note', { id: 'a1', text: 'x', prefix: 'p' }),
       'invalid_input',
     );
+    const note = 'A note has no prefix: put it at the start of text (list_tags filters by one)';
     expect(told.message).toContain('unknown argument `prefix`');
-    expect(told.hint).toBe('A note has no prefix: put it at the start of text');
+    expect(told.hint).toBe(note);
     // With another tool's argument besides: both, the tools first.
     const both = expectToolError(
       await call(client, 'update_note', { id: 'a1', text: 'x', prefix: 'p', count: 2 }),
       'invalid_input',
     );
-    expect(both.hint).toBe(
-      '`count` is an argument of echo_text: call that tool for it; A note has no prefix: put it at the start of text',
-    );
-    // Paired with the one argument missing, the name is a rename: no hint from the definition either.
-    const renamed = expectToolError(
+    expect(both.hint).toBe(`\`count\` is an argument of echo_text: call that tool for it. ${note}`);
+    // With the one argument missing, the definition's word beats taking the name for a rename of it.
+    const missing = expectToolError(
       await call(client, 'update_note', { id: 'a1', prefix: 'p' }),
       'invalid_input',
     );
-    expect(renamed.message).toContain('(did you mean `text`?)');
-    expect(renamed.hint).toBe('Fix the arguments named above and call the tool again');
+    expect(missing.message).toContain('`text` is required');
+    expect(missing.message).not.toContain('did you mean');
+    expect(missing.hint).toBe(note);
+  });
+
+  it('gives no hint from the definition that names a tool the session does not offer', async () => {
+    const { client } = await start({ tools: ['update_note', 'echo_text'] });
+    const error = expectToolError(
+      await call(client, 'update_note', { id: 'a1', text: 'x', prefix: 'p' }),
+      'invalid_input',
+    );
+    // Nor the tools that take `prefix`, which the definition overrides.
+    expect(error.hint).toBe('Fix the arguments named above and call the tool again');
   });
 
   it('refuses at start-up a definition whose elsewhere names an argument the tool takes', () => {
@@ -833,6 +843,21 @@ describe('subscriptions', () => {
     expectToolOk(await client.callTool({ name: 'update_note', arguments: { id: 'a1', text: 'newer' } }));
     await flush(client);
     expect(updates.sort()).toEqual(['notes://A1', 'notes://a1']);
+  });
+
+  it('handles a subscription before the requests sent right after it', async () => {
+    const { client } = await start();
+    const updates = collectUpdates(client);
+    // Sent together: the unsubscribe ends the subscription, and the change after the subscribe is heard.
+    await Promise.all([
+      client.subscribeResource({ uri: 'notes://a1' }),
+      client.unsubscribeResource({ uri: 'notes://a1' }),
+      client.subscribeResource({ uri: 'notes://a2' }),
+      client.callTool({ name: 'update_note', arguments: { id: 'a2', text: 'heard' } }),
+    ]);
+    expectToolOk(await client.callTool({ name: 'update_note', arguments: { id: 'a1', text: 'unheard' } }));
+    await flush(client);
+    expect(updates).toEqual(['notes://a2']);
   });
 
   it('holds at most MAX_SUBSCRIPTIONS subscriptions a session, and takes more once some end', async () => {

@@ -719,7 +719,7 @@ describe('update_ticket', () => {
       [
         'create_ticket',
         { project: 'SHIP', title: 'T', comment: 'why' },
-        `${comment}, once the ticket exists; what it would say can go in description`,
+        `${comment}, once the ticket exists, or put it in description`,
       ],
       ['update_ticket', { key: 'SHIP-1', reporter: 'bo' }, 'A ticket keeps the reporter it was created with'],
       [
@@ -747,6 +747,11 @@ describe('update_ticket', () => {
       const error = await callError(client, tool, args, 'invalid_input');
       expect(error.hint, `${tool} ${JSON.stringify(args)}`).toBe(hint);
     }
+    // Without the key as well: the comment is not taken for a misnamed key.
+    const keyless = await callError(client, 'update_ticket', { comment: 'why' }, 'invalid_input');
+    expect(keyless.message).toContain('`key` is required');
+    expect(keyless.message).not.toContain('did you mean');
+    expect(keyless.hint).toBe(comment);
     // Another tracker's name for the title is taken for a rename, not for create_project's `name`.
     const name = await callError(client, 'create_ticket', { project: 'SHIP', name: 'T' }, 'invalid_input');
     expect(name.message).toContain('(did you mean `title`?)');
@@ -1161,6 +1166,20 @@ describe('transition_ticket', () => {
     const open = await moveError({ key: 'SHIP-1', status: 'todo', resolution: 'x' }, 'invalid_input');
     expect(open.message).toContain('already todo;');
     expect(open.hint).toBe('Pass status in_progress or cancelled');
+  });
+
+  it("notifies only the ticket's own pages when its resolution is corrected", async () => {
+    await setup(2);
+    await update({ key: 'SHIP-2', parent: 'SHIP-1' });
+    await move({ key: 'SHIP-2', status: 'cancelled' });
+    const updates = watchResourceUpdates(client);
+    for (const uri of ['tickets://SHIP-1', 'tickets://SHIP-2', 'tickets://projects'])
+      await client.subscribeResource({ uri });
+    await move({ key: 'SHIP-2', status: 'cancelled', resolution: 'obsolete' });
+    await expect.poll(() => [...updates]).toEqual(['tickets://SHIP-2']);
+    // The parent shows its child's status, not its resolution: a change of its own is the next it hears.
+    await update({ key: 'SHIP-1', priority: 'high' });
+    await expect.poll(() => [...updates]).toEqual(['tickets://SHIP-2', 'tickets://SHIP-1']);
   });
 
   it('refuses a disallowed move, naming the allowed next statuses and the path', async () => {

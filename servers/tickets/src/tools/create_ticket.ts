@@ -27,7 +27,7 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   aliases: FIELD_ALIASES,
   elsewhere: {
-    comment: `${COMMENT_ELSEWHERE}, once the ticket exists; what it would say can go in description`,
+    comment: `${COMMENT_ELSEWHERE}, once the ticket exists, or put it in description`,
     status: 'A new ticket starts in backlog: move it with transition_ticket once it exists',
     key: "A new ticket's key is its project's next number, given in the answer: pass project",
   },

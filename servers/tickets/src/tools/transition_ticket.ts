@@ -30,13 +30,13 @@ export default defineTool({
     const { result, from, labelled } = transitionTicket(ctx.deps.db, input, ctx.user);
     // Its parent and linked tickets show its status; opened or closed, it changes the open counts of the
     // project list and (of its labels) on its project's labels page, and the blocked lists of the projects it
-    // blocks.
+    // blocks. A closed ticket's resolution corrected changes its own pages only.
     const blocking = opensOrCloses(from, result.status);
     ctx.changed(
       ...ticketUris(result.key),
       ...(blocking ? ['tickets://projects'] : []),
       ...(blocking && labelled ? [labelsUri(result.key)] : []),
-      ...shownOn(ctx.deps.db, result.key, { blocking }),
+      ...(from === result.status ? [] : shownOn(ctx.deps.db, result.key, { blocking })),
     );
     return result;
   },

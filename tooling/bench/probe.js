@@ -306,8 +306,9 @@ async function profileCalls(
  * Loaded with `node --require` into both sides by `--phases`. Per request: from stdin's 'data' event to the
  * first stdout write after it, split into SQLite's BEGIN and COMMIT of each outermost better-sqlite3
  * transaction, the transactions' bodies, and the rest (reading the line, the protocol, validation, the
- * answer). To time BEGIN and COMMIT apart, an outermost transaction runs as better-sqlite3's own does (the
- * same statements); nested ones go to its savepoints. Rows (µs) are written to SHIPYARD_PROBE_OUT at exit.
+ * answer). To time BEGIN and COMMIT apart, an outermost transaction runs with the statements better-sqlite3's
+ * own runs (BEGIN of its mode, COMMIT, ROLLBACK on a throw) and its refusal of a body that returns a promise;
+ * nested ones go to better-sqlite3's savepoints. Rows (µs) are written to SHIPYARD_PROBE_OUT at exit.
  */
 const PHASES_PRELOAD = `'use strict';
 const { writeFileSync } = require('node:fs');
@@ -353,6 +354,9 @@ if (Database) {
         t = now();
         try {
           const result = fn.apply(this, args);
+          if (result && typeof result.then === 'function') {
+            throw new TypeError('Transaction function cannot return a promise');
+          }
           at.body += now() - t;
           t = now();
           commit.run();
@@ -364,9 +368,10 @@ if (Database) {
         }
       };
     const modes = { default: 'DEFERRED', deferred: 'DEFERRED', immediate: 'IMMEDIATE', exclusive: 'EXCLUSIVE' };
-    const versions = Object.fromEntries(Object.entries(modes).map(([name, mode]) => [name, timed(mode, own[name])]));
-    for (const version of Object.values(versions)) Object.assign(version, versions, { database: db });
-    return versions.default;
+    const properties = { database: { value: db, enumerable: true } };
+    for (const [name, mode] of Object.entries(modes)) properties[name] = { value: timed(mode, own[name]) };
+    for (const { value } of Object.values(properties)) if (value !== db) Object.defineProperties(value, properties);
+    return properties.default.value;
   };
 }
 process.on('exit', () => writeFileSync(process.env.SHIPYARD_PROBE_OUT, JSON.stringify(rows)));

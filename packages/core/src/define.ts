@@ -51,7 +51,8 @@ export interface ToolDefinition<I extends Shape = Shape, O extends Shape = Shape
    * hint core would give (the other tools that take an argument so named) sends them the wrong way: a
    * `comment` given to an update tool belongs to the comment tool, whose argument is named otherwise, and
    * not to the status tool that also takes one. One sentence each, naming the tool to call or saying why it
-   * cannot be done. A key the tool takes is a mistake in the definition, refused at start-up.
+   * cannot be done. Keys in lower case; an argument matches in any case, as an alias does. A key the tool
+   * takes is a mistake in the definition, refused at start-up.
    */
   elsewhere?: Readonly<Record<string, string>>;
   handler(input: Infer<I>, ctx: ToolContext<Deps>): InferInput<O> | Promise<InferInput<O>>;

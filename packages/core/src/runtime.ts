@@ -705,8 +705,10 @@ export class Runtime {
     const told: string[] = [];
     const notes = unknown.flatMap((key) => {
       if (meant.has(key)) return [];
-      if (called.elsewhere && Object.hasOwn(called.elsewhere, key)) {
-        const note = called.elsewhere[key] as string;
+      // In any case, as aliases are looked up (`Comment` is `comment`).
+      const lower = key.toLowerCase();
+      if (called.elsewhere && Object.hasOwn(called.elsewhere, lower)) {
+        const note = called.elsewhere[lower] as string;
         if (!this.namesHiddenTool(note)) told.push(note);
         return [];
       }

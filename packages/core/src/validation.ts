@@ -84,7 +84,7 @@ export function suggestArguments(
     const alias = Object.hasOwn(aliases, key.toLowerCase()) ? aliases[key.toLowerCase()] : undefined;
     const close = alias ? [alias] : allowedKeys.filter((allowed) => looksLike(key, allowed));
     if (close.length === 1) meant.set(key, { argument: close[0] as string });
-    else if (unknown.length === 1 && missing.length === 1 && !Object.hasOwn(elsewhere, key))
+    else if (unknown.length === 1 && missing.length === 1 && !Object.hasOwn(elsewhere, key.toLowerCase()))
       meant.set(key, { argument: missing[0] as string });
   }
   return meant;

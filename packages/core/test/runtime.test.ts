@@ -244,14 +244,17 @@ describe('tools/call', () => {
       'invalid_input',
     );
     expect(both.hint).toBe(`\`count\` is an argument of echo_text: call that tool for it. ${note}`);
-    // With the one argument missing, the definition's word beats taking the name for a rename of it.
-    const missing = expectToolError(
-      await call(client, 'update_note', { id: 'a1', prefix: 'p' }),
-      'invalid_input',
-    );
-    expect(missing.message).toContain('`text` is required');
-    expect(missing.message).not.toContain('did you mean');
-    expect(missing.hint).toBe(note);
+    // With the one argument missing, the definition's word beats taking the name for a rename of it; in any
+    // case, as an alias is looked up.
+    for (const prefix of ['prefix', 'Prefix']) {
+      const missing = expectToolError(
+        await call(client, 'update_note', { id: 'a1', [prefix]: 'p' }),
+        'invalid_input',
+      );
+      expect(missing.message).toContain('`text` is required');
+      expect(missing.message).not.toContain('did you mean');
+      expect(missing.hint).toBe(note);
+    }
   });
 
   it('gives no hint from the definition that names a tool the session does not offer', async () => {

@@ -497,7 +497,7 @@ export class Runtime {
    * the URI as it stands but a read would (a value with a `/`, such as a ticket's page spelt with a path it
    * does not have), the -32002 carries the resource's own answer to that read, which says what was meant; a
    * read that succeeds or fails otherwise leaves `error` (such a spelling never changes: there is nothing to
-   * subscribe to).
+   * subscribe to), a fault in the read logged.
    */
   private async refusedSubscription(uri: string, error: unknown): Promise<never> {
     if (!(error instanceof RpcError) || error.code !== RESOURCE_NOT_FOUND) throw error;
@@ -511,6 +511,8 @@ export class Runtime {
       await this.resourceContents(uri, match);
     } catch (refusal) {
       if (isShipyardError(refusal)) throw new RpcError(RESOURCE_NOT_FOUND, withHint(refusal), { uri });
+      // A fault in the read: logged as a read's is, and not told.
+      this.internal(`resource ${match.resource.def.name}`, refusal);
     }
     throw error;
   }

@@ -752,7 +752,7 @@ describe('resources', () => {
   });
 
   it("lets the resource's read judge a value with `/` or `,`, which no template variable matches as such", async () => {
-    const { client } = await start();
+    const { client, logs } = await start();
     for (const id of ['a1,a2', 'a/1']) {
       const error = await expectRpcError(client.readResource({ uri: `notes://${id}` }), RESOURCE_NOT_FOUND);
       expect(error.message).toContain(`No note ${id}`);
@@ -776,6 +776,8 @@ describe('resources', () => {
       const plain = await expectRpcError(client.subscribeResource({ uri }), RESOURCE_NOT_FOUND);
       expect(plain.message).toBe(`MCP error -32002: Resource not found: ${uri}`);
     }
+    // The fault in broken's read is logged, as a read's is, and not told.
+    expect(logs.join('')).toContain(LEAKY_MESSAGE);
     await expectStillServing(client);
   });
 

@@ -569,6 +569,9 @@ describe('filters', () => {
   it('by parent; an unknown parent is not_found and a malformed one invalid_input', async () => {
     expect(await keys({ parent: 'SHIP-1' })).toEqual(['SHIP-3']);
     expect(await keys({ parent: 'ship-2' })).toEqual([]);
+    // With words, the hits are checked against the parent index, which holds only tickets with a parent.
+    expect(await keys({ query: 'login', parent: 'SHIP-1' })).toEqual(['SHIP-3']);
+    expect(await keys({ query: 'metrics', parent: 'SHIP-2' })).toEqual([]);
     // Each error names the argument: the key is not the search's own.
     const missing = await callError(client, 'search_tickets', { parent: 'SHIP-99' }, 'not_found');
     expect(missing.message).toMatch(/^`parent`: No ticket SHIP-99: /);

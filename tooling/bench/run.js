@@ -33,6 +33,8 @@ Options:
   --calls N        tool calls per side in the latency run (default 500)
   --call-warmup N  discarded warm-up calls per side (default 20)
   --no-build       do not run turbo build first (the bins must already be built)
+  --one-cpu        run the harness and both servers on one CPU (Linux, with taskset): a round trip then
+                   never waits for an idle CPU to wake, which on some VMs costs more the longer a call takes
   --smoke          a quick harness self-check: runs 3, calls 20, no build, results in results/smoke/
   -h, --help       this text
 
@@ -90,9 +92,19 @@ function build(pkgNames) {
   if (result.status !== 0) throw new Error(`build failed (exit ${result.status ?? result.signal})`);
 }
 
+/** The CPUs this process may run on (Linux; children inherit them), e.g. `1` under `taskset -c 1`. */
+function cpusAllowed() {
+  try {
+    return /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
 function machine() {
   const cpu = cpus();
   return {
+    cpusAllowed: cpusAllowed(),
     cpu: cpu[0]?.model.trim() ?? 'unknown CPU',
     cores: cpu.length,
     memGiB: (totalmem() / 1024 ** 3).toFixed(1),
@@ -134,6 +146,7 @@ async function main() {
       calls: { type: 'string' },
       'call-warmup': { type: 'string' },
       'no-build': { type: 'boolean', default: false },
+      'one-cpu': { type: 'boolean', default: false },
       smoke: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -141,6 +154,16 @@ async function main() {
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
+  }
+  const allowed = cpusAllowed();
+  if (values['one-cpu'] && !/^\d+$/.test(allowed ?? '')) {
+    // Again under taskset, on the last CPU; children inherit it. The flag stays: pinned, it is a no-op.
+    const cpu = String(cpus().length - 1);
+    const again = spawnSync('taskset', ['-c', cpu, process.execPath, ...process.argv.slice(1)], {
+      stdio: 'inherit',
+    });
+    if (again.error) throw new Error(`--one-cpu needs taskset (util-linux): ${again.error.message}`);
+    return again.status ?? 1;
   }
   const smoke = values.smoke;
   const runs = count(values.runs, smoke ? 3 : 21, 'runs');

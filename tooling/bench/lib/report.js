@@ -79,8 +79,9 @@ export function markdown(result) {
 
   out.push(`# Shipyard bench: ${meta.server}`, '');
   out.push(
-    `- Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores, ${meta.machine.memGiB} GiB RAM, ` +
-      `${meta.machine.os} (load average at start ${meta.machine.loadavg})`,
+    `- Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores` +
+      (meta.machine.cpusAllowed ? ` (this run on CPUs ${meta.machine.cpusAllowed})` : '') +
+      `, ${meta.machine.memGiB} GiB RAM, ${meta.machine.os} (load average at start ${meta.machine.loadavg})`,
     `- Node: ${meta.node}`,
     `- Date: ${meta.date}`,
     `- Runs: cold start ${meta.runs} per side after ${meta.warmup} warm-up rounds, alternating ` +

@@ -201,9 +201,14 @@ describe('link_tickets', () => {
     ]);
   });
 
-  it('refuses a self-link', async () => {
+  it('refuses a self-link, and says there is none to remove', async () => {
     const error = await linkError('SHIP-1', 'relates', 'ship-1', 'invalid_input');
-    expect(error.message).toMatch(/itself/);
+    expect(error.message).toBe('A ticket cannot be linked to itself (SHIP-1)');
+    const unlink = await unlinkError('SHIP-1', 'blocks', 'SHIP-1', 'invalid_input');
+    expect(unlink.message).toBe(
+      'A ticket is never linked to itself (SHIP-1), so there is no such link to remove',
+    );
+    expect(unlink.hint).toBe('Pass a different target key');
   });
 
   it('answers not_found for an unknown ticket on either side, invalid_input for a malformed key', async () => {

@@ -206,14 +206,20 @@ function recordLinkChange(
   }
 }
 
-/** The ticket an argument names; its errors say which argument (key or target) was wrong. */
-function endsOf(tx: Tx, key: string, target: string): [TicketRow, TicketRow] {
+/**
+ * The tickets the arguments name, for a link or an unlink; the errors say which argument (key or target) was
+ * wrong.
+ */
+function endsOf(tx: Tx, key: string, target: string, change: 'link' | 'unlink'): [TicketRow, TicketRow] {
   const from = ticketArgument(tx, 'key', key);
   const to = ticketArgument(tx, 'target', target);
   if (from.id === to.id) {
-    throw new InvalidInput(`A ticket cannot be linked to itself (${from.key})`, {
-      hint: 'Pass a different target key',
-    });
+    throw new InvalidInput(
+      change === 'link'
+        ? `A ticket cannot be linked to itself (${from.key})`
+        : `A ticket is never linked to itself (${from.key}), so there is no such link to remove`,
+      { hint: 'Pass a different target key' },
+    );
   }
   return [from, to];
 }
@@ -229,7 +235,7 @@ export function linkTickets(
 ): LinkResult & { created: boolean } {
   return db.transaction(
     (tx) => {
-      const [from, to] = endsOf(tx, input.key, input.target);
+      const [from, to] = endsOf(tx, input.key, input.target, 'link');
       const link = canonical(from, input.type, to);
       const created = !sameRow(tx, link);
       if (created) {
@@ -272,7 +278,7 @@ export function unlinkTickets(
 ): LinkResult {
   return db.transaction(
     (tx) => {
-      const [from, to] = endsOf(tx, input.key, input.target);
+      const [from, to] = endsOf(tx, input.key, input.target, 'unlink');
       const row = sameRow(tx, canonical(from, input.type, to));
       if (!row) {
         // Name the links the two tickets do have, if any, as read from `key`.

@@ -417,6 +417,16 @@ describe('get_ticket', () => {
     );
     expect(ignored.hint).toBe('Add "comments" to include, or leave before out');
     await callError(client, 'get_ticket', { key: 'SHIP-99', include: ['history'], before: 3 }, 'not_found');
+    // Below the first comment id, `before` would show no comments: said too.
+    for (const before of [0, -5]) {
+      const low = await callError(client, 'get_ticket', { key: 'SHIP-1', before }, 'invalid_input');
+      expect(low.message).toBe(`\`before\` is a comment id, and those start at 1 (got ${before})`);
+      expect(low.hint).toBe('Pass the id of the oldest comment shown, or leave before out for the latest');
+    }
+    await callError(client, 'get_ticket', { key: 'SHIP-99', before: 0 }, 'not_found');
+    expect(
+      (await callOk<{ comments: unknown[] }>(client, 'get_ticket', { key: 'SHIP-1', before: 1 })).comments,
+    ).toEqual([]);
   });
 
   it('returns the last 50 history entries, oldest first, with the total', async () => {

@@ -49,13 +49,22 @@ export default defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler(input, ctx: ToolContext<TicketsDeps>) {
     const include = input.include ?? ['comments', 'links'];
-    // `before` pages the comments: without them it would do nothing, silently.
-    if (input.before !== undefined && !include.includes('comments')) {
-      // An unknown key is the first thing to say.
-      getTicketRow(ctx.deps.db, input.key);
-      throw new InvalidInput('`before` picks the comments shown, and `include` leaves comments out', {
-        hint: 'Add "comments" to include, or leave before out',
-      });
+    // `before` pages the comments: without them, or below the first id, it would show nothing, silently.
+    if (input.before !== undefined) {
+      const refusal = !include.includes('comments')
+        ? new InvalidInput('`before` picks the comments shown, and `include` leaves comments out', {
+            hint: 'Add "comments" to include, or leave before out',
+          })
+        : input.before < 1
+          ? new InvalidInput(`\`before\` is a comment id, and those start at 1 (got ${input.before})`, {
+              hint: 'Pass the id of the oldest comment shown, or leave before out for the latest',
+            })
+          : undefined;
+      if (refusal) {
+        // An unknown key is the first thing to say.
+        getTicketRow(ctx.deps.db, input.key);
+        throw refusal;
+      }
     }
     return getTicketDetails(ctx.deps.db, input.key, include, input.before);
   },

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm bench [server…] [--runs N] [--calls N] [--warmup N] [--no-build] [--smoke]
+// pnpm bench [server…] [--runs N] [--calls N] [--warmup N] [--no-build] [--one-cpu] [--smoke]
 // Benchmarks each server's built bin against a bare SDK one-tool server in the same run. See README.md.
 import { spawnSync } from 'node:child_process';
 import {
@@ -33,8 +33,9 @@ Options:
   --calls N        tool calls per side in the latency run (default 500)
   --call-warmup N  discarded warm-up calls per side (default 20)
   --no-build       do not run turbo build first (the bins must already be built)
-  --one-cpu        run the harness and both servers on one CPU (Linux, with taskset): a round trip then
-                   never waits for an idle CPU to wake, which on some VMs costs more the longer a call takes
+  --one-cpu        run the harness and both servers on one CPU (Linux, with taskset), so that a round trip
+                   does not wait for another CPU to wake from idle (on some VMs that costs more the longer
+                   the call took)
   --smoke          a quick harness self-check: runs 3, calls 20, no build, results in results/smoke/
   -h, --help       this text
 
@@ -155,14 +156,18 @@ async function main() {
     process.stdout.write(HELP);
     return 0;
   }
-  const allowed = cpusAllowed();
-  if (values['one-cpu'] && !/^\d+$/.test(allowed ?? '')) {
-    // Again under taskset, on the last CPU; children inherit it. The flag stays: pinned, it is a no-op.
-    const cpu = String(cpus().length - 1);
-    const again = spawnSync('taskset', ['-c', cpu, process.execPath, ...process.argv.slice(1)], {
-      stdio: 'inherit',
-    });
+  if (values['one-cpu'] && process.env.SHIPYARD_BENCH_ONE_CPU === undefined) {
+    // Again under taskset, on the last CPU this process may use; children inherit it. The variable marks
+    // the run under taskset, which goes on below.
+    const cpu = cpusAllowed()?.split(/[,-]/).at(-1);
+    if (!cpu) throw new Error('--one-cpu: the CPUs this process may use are unknown (/proc/self/status)');
+    const again = spawnSync(
+      'taskset',
+      ['-c', cpu, process.execPath, ...process.execArgv, ...process.argv.slice(1)],
+      { stdio: 'inherit', env: { ...process.env, SHIPYARD_BENCH_ONE_CPU: cpu } },
+    );
     if (again.error) throw new Error(`--one-cpu needs taskset (util-linux): ${again.error.message}`);
+    if (again.signal) throw new Error(`the run under taskset ended on ${again.signal}`);
     return again.status ?? 1;
   }
   const smoke = values.smoke;

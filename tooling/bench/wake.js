@@ -32,6 +32,8 @@ async function main() {
   });
   if (values.answer) return answer();
   const rounds = Number(values.rounds);
+  if (!Number.isInteger(rounds) || rounds < 1)
+    throw new Error(`--rounds must be a whole number of 1 or more, not ${values.rounds}`);
   const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--answer'], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -15,6 +15,7 @@ import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { cpusAllowed } from './lib/child.js';
 import { coldStart, steadyState } from './lib/measure.js';
 import { markdown, ratios, targetsFor } from './lib/report.js';
 
@@ -91,15 +92,6 @@ function build(pkgNames) {
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
   });
   if (result.status !== 0) throw new Error(`build failed (exit ${result.status ?? result.signal})`);
-}
-
-/** The CPUs this process may run on (Linux; children inherit them), e.g. `1` under `taskset -c 1`. */
-function cpusAllowed() {
-  try {
-    return /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? null;
-  } catch {
-    return null;
-  }
 }
 
 function machine() {

@@ -9,10 +9,10 @@
 // echo's does not. Run it once as it is and once under `taskset -c 1` (both processes on one CPU, which
 // never idles during a round trip) to see the step and its absence. Diagnostic only; nothing is asserted.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { cpusAllowed } from './lib/child.js';
 import { percentile } from './lib/stats.js';
 
 const WORK_US = [0, 50, 100, 150, 200, 300, 400, 600];
@@ -55,10 +55,7 @@ async function main() {
     }
   }
   child.stdin.end();
-  let cpus = 'unknown';
-  try {
-    cpus = /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? cpus;
-  } catch {}
+  const cpus = cpusAllowed() ?? 'unknown';
   const rows = WORK_US.map((work) => {
     const extra = overhead.get(work) ?? [];
     return `| ${work} | ${percentile(extra, 50).toFixed(0)} | ${percentile(extra, 90).toFixed(0)} |`;

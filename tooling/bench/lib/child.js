@@ -17,6 +17,15 @@ export const INITIALIZE = {
   },
 };
 
+/** The CPUs this process may run on (Linux; children inherit them), e.g. `1` under `taskset -c 1`; else null. */
+export function cpusAllowed() {
+  try {
+    return /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The environment every child gets: ours minus NODE_EXTRA_CA_CERTS, which this sandbox sets and which makes
  * every Node start read a CA bundle (~30 ms). Removed for both sides alike.

@@ -4,10 +4,10 @@
 // What a round trip over pipes costs on this machine besides the answer's own work, by how long that work
 // takes. A child process answers each line on its stdin after spinning for the microseconds the line asks
 // for; the harness reports the p50 of (round trip - work) for each length of work, the lengths taken in turn
-// round after round. A step in that column is the cost of waking a process whose CPU went idle while it
-// waited: on a machine where it is large, a tool call whose server works past the step pays it and the
-// echo's does not. Run it once as it is and once under `taskset -c 1` (both processes on one CPU, which
-// never idles during a round trip) to see the step and its absence. Diagnostic only; nothing is asserted.
+// round after round. What that column adds on two CPUs over one is the cost of waking a process whose CPU
+// went idle while it waited; where it grows with the work, a tool call whose server works longer pays more
+// of it than the echo. Run it once as it is and once under `taskset -c 1` (both processes on one CPU, so a
+// round trip does not wait for another CPU to wake) to compare. Diagnostic only; nothing is asserted.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,8 @@ import { cpusAllowed } from './lib/child.js';
 import { percentile } from './lib/stats.js';
 
 const WORK_US = [0, 50, 100, 150, 200, 300, 400, 600];
+/** Rounds run first and not counted. */
+const WARMUP = 50;
 
 /** The child: answer each line after spinning for the microseconds it names. */
 function answer() {
@@ -48,10 +50,10 @@ async function main() {
     });
   /** @type {Map<number, number[]>} */
   const overhead = new Map(WORK_US.map((work) => [work, []]));
-  for (let round = 0; round < 50 + rounds; round++) {
+  for (let round = 0; round < WARMUP + rounds; round++) {
     for (const work of WORK_US) {
       const extra = /** @type {number} */ (await trip(work));
-      if (round >= 50) overhead.get(work)?.push(extra);
+      if (round >= WARMUP) overhead.get(work)?.push(extra);
     }
   }
   child.stdin.end();
@@ -62,7 +64,7 @@ async function main() {
   });
   process.stdout.write(
     [
-      `Round trips over pipes to a child that spins for the work, ${rounds} per length after 50 warm-up rounds, on CPUs ${cpus}, Node ${process.version}.`,
+      `Round trips over pipes to a child that spins for the work, ${rounds} per length after ${WARMUP} warm-up rounds, on CPUs ${cpus}, Node ${process.version}.`,
       '',
       '| work (µs) | round trip - work, p50 (µs) | p90 (µs) |',
       '| ---: | ---: | ---: |',

@@ -29,6 +29,8 @@ export type {
   VariableDefinition,
 } from './define.js';
 export { definePrompt, defineResource, defineServer, defineTool } from './define.js';
+export type { Definers } from './define-for.js';
+export { defineFor } from './define-for.js';
 export type { ErrorCode, ErrorOptions } from './errors.js';
 export {
   Conflict,

@@ -1,4 +1,5 @@
-import { definePrompt, InvalidInput, quoteText } from '@shipyard/core';
+import { InvalidInput, quoteText } from '@shipyard/core';
+import { prompt, type TicketsDeps } from './deps.js';
 import {
   clip,
   getProjectRow,
@@ -10,7 +11,6 @@ import {
 } from './domain/model.js';
 import { completeProjects, completeTicketKeys } from './domain/reports.js';
 import { parseInstant } from './domain/search.js';
-import type { TicketsDeps } from './server.js';
 
 /**
  * Each prompt's `check` runs before it is written: an unknown key or project, or a date that is not one, is
@@ -54,7 +54,7 @@ const projectArg = {
   complete: (value: string, ctx: { deps: TicketsDeps }) => completeProjects(ctx.deps.db, value),
 };
 
-export const triageTicket = definePrompt<TicketsDeps>({
+export const triageTicket = prompt({
   name: 'triage-ticket',
   title: 'Triage a ticket',
   description:
@@ -104,7 +104,7 @@ export const triageTicket = definePrompt<TicketsDeps>({
   },
 });
 
-export const breakDownTicket = definePrompt<TicketsDeps>({
+export const breakDownTicket = prompt({
   name: 'break-down-ticket',
   title: 'Break a ticket down',
   description: 'Split one ticket into smaller child tickets: propose them, then create the ones you accept.',
@@ -139,7 +139,7 @@ export const breakDownTicket = definePrompt<TicketsDeps>({
   },
 });
 
-export const releaseNotes = definePrompt<TicketsDeps>({
+export const releaseNotes = prompt({
   name: 'release-notes',
   title: 'Draft release notes',
   description: 'Draft release notes for a project from the tickets finished since a date, grouped by type.',
@@ -193,7 +193,7 @@ export const releaseNotes = definePrompt<TicketsDeps>({
   },
 });
 
-export const projectStatus = definePrompt<TicketsDeps>({
+export const projectStatus = prompt({
   name: 'project-status',
   title: 'Project status',
   description: 'Summarise the open work of a project: what is in progress, what is blocked, and the risks.',

@@ -1,4 +1,5 @@
-import { defineResource, InvalidInput, NotFound, named } from '@shipyard/core';
+import { InvalidInput, NotFound, named } from '@shipyard/core';
+import { resource, type TicketsDeps } from './deps.js';
 import { PROJECT_KEY, snapshot, TICKET_KEY } from './domain/model.js';
 import {
   completeHistoryPages,
@@ -17,7 +18,6 @@ import {
   ticketMarkdown,
   uriKey,
 } from './domain/reports.js';
-import type { TicketsDeps } from './server.js';
 
 /**
  * The one spelling of a key in a URI (upper case), for subscriptions. Text that is no key is refused: a
@@ -94,7 +94,7 @@ const keyVariable = {
 // Core matches URIs in this order: the literal `projects` URIs must come before `tickets://{key}`, which
 // would otherwise take `projects` for a ticket key.
 
-export const projectsResource = defineResource<TicketsDeps>({
+export const projectsResource = resource({
   uri: 'tickets://projects',
   name: 'projects',
   title: 'Projects',
@@ -105,7 +105,7 @@ export const projectsResource = defineResource<TicketsDeps>({
   read: (_params, ctx) => snapshot(ctx.deps.db, () => projectOverviews(ctx.deps.db)),
 });
 
-export const projectResource = defineResource<TicketsDeps>({
+export const projectResource = resource({
   uri: 'tickets://projects/{project}',
   name: 'project',
   title: 'Project status',
@@ -129,7 +129,7 @@ export const projectResource = defineResource<TicketsDeps>({
   },
 });
 
-export const labelsResource = defineResource<TicketsDeps>({
+export const labelsResource = resource({
   uri: 'tickets://projects/{project}/labels',
   name: 'project-labels',
   title: 'Labels in use',
@@ -146,7 +146,7 @@ export const labelsResource = defineResource<TicketsDeps>({
   },
 });
 
-export const historyResource = defineResource<TicketsDeps>({
+export const historyResource = resource({
   uri: 'tickets://{key}/history',
   name: 'ticket-history',
   title: 'Ticket history',
@@ -167,7 +167,7 @@ export const historyResource = defineResource<TicketsDeps>({
 /** A change number in a history page's URI: 1 or more, written without leading zeros or a sign. */
 const CHANGE_NUMBER = /^[1-9][0-9]{0,8}$/;
 
-export const historyPageResource = defineResource<TicketsDeps>({
+export const historyPageResource = resource({
   uri: 'tickets://{key}/history/{upto}',
   name: 'ticket-history-page',
   title: 'Ticket history, earlier changes',
@@ -202,7 +202,7 @@ export const historyPageResource = defineResource<TicketsDeps>({
   },
 });
 
-export const linksResource = defineResource<TicketsDeps>({
+export const linksResource = resource({
   uri: 'tickets://{key}/links',
   name: 'ticket-links',
   title: 'Ticket links',
@@ -220,7 +220,7 @@ export const linksResource = defineResource<TicketsDeps>({
   },
 });
 
-export const ticketResource = defineResource<TicketsDeps>({
+export const ticketResource = resource({
   uri: 'tickets://{key}',
   name: 'ticket',
   title: 'Ticket',

@@ -1,6 +1,6 @@
 import { defineServer } from '@shipyard/core';
 import pkg from '../package.json' with { type: 'json' };
-import type { TicketsDb } from './domain/model.js';
+import type { TicketsDeps } from './deps.js';
 import { watchOtherProcesses } from './domain/watch.js';
 import { prompts } from './prompts.js';
 import { resources } from './resources.js';
@@ -16,13 +16,7 @@ import transitionTicket from './tools/transition_ticket.js';
 import unlinkTickets from './tools/unlink_tickets.js';
 import updateTicket from './tools/update_ticket.js';
 
-export interface TicketsDeps {
-  db: TicketsDb;
-  /** Opens what db opens lazily; called once the first client has initialized. */
-  warmUp?: () => void;
-  /** Called once on shutdown (closes the database). */
-  close?: () => void;
-}
+export type { TicketsDeps } from './deps.js';
 
 export function createTicketsServer(deps: TicketsDeps) {
   return defineServer<TicketsDeps>({

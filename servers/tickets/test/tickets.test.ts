@@ -108,7 +108,7 @@ describe('create_ticket', () => {
       { project: 'SHIP', title: 'Cut \uD83D', description: '\uDE80 off', assignee: 'x\uD83D', estimate: -0 },
     ];
     for (const input of inputs) {
-      const created = createTicket(database.db, input, 'ana');
+      const { ticket: created } = createTicket(database.db, input, 'ana');
       const { comments_total, history_total, ...stored } = await get(created.key, []);
       expect(created).toStrictEqual(stored);
       expect([comments_total, history_total]).toEqual([0, 1]);

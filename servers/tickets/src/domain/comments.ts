@@ -1,6 +1,6 @@
 import { and, count, desc, eq, lt } from 'drizzle-orm';
 import { comments, tickets } from '../db/schema.js';
-import { chars, clip, getTicketRow, nowIso, type TicketsDb, type Tx } from './model.js';
+import { chars, clip, getTicketRow, nowIso, type TicketsDb, type Tx, ticketUris } from './model.js';
 
 export const MAX_COMMENT_CHARS = 10_000;
 
@@ -20,20 +20,25 @@ const toComment = (row: typeof comments.$inferSelect): Comment => ({
 
 /**
  * Add a comment by `user` (null when the server has no configured user). The ticket's updated_at moves,
- * its version does not (no field changed) and no history is written (comments are their own record).
+ * its version does not (no field changed) and no history is written (comments are their own record), so
+ * `changed` holds the ticket's pages but not its history.
  */
 export function addComment(
   db: TicketsDb,
   input: { key: string; body: string },
   user?: string,
-): { key: string; comment: Comment } {
+): { key: string; comment: Comment; changed: string[] } {
   return db.transaction(
     (tx) => {
       const ticket = getTicketRow(tx, input.key);
       const at = nowIso();
       const row = insertComment(tx, ticket.id, input.body, user, at);
       tx.update(tickets).set({ updatedAt: at }).where(eq(tickets.id, ticket.id)).run();
-      return { key: ticket.key, comment: toComment(row) };
+      return {
+        key: ticket.key,
+        comment: toComment(row),
+        changed: ticketUris(ticket.key, { history: false }),
+      };
     },
     { behavior: 'immediate' },
   );

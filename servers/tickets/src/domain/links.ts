@@ -11,6 +11,7 @@ import {
   type TicketsDb,
   type Tx,
   ticketArgument,
+  ticketUris,
 } from './model.js';
 
 /** The five ways to name a link, from the side of the ticket it is read from. */
@@ -62,7 +63,15 @@ export interface LinkResult {
   type: LinkType;
   target: string;
   links: TicketLinks;
+  /** URIs of the resources the write changed: none when it changed nothing. */
+  changed: string[];
 }
+
+/** A link added or removed changes both tickets' pages, histories and links pages. */
+const bothEnds = (key: string, target: string) => [
+  ...ticketUris(key, { links: true }),
+  ...ticketUris(target, { links: true }),
+];
 
 interface Canonical {
   sourceId: number;
@@ -264,7 +273,14 @@ export function linkTickets(
         recordLinkChange(tx, from, input.type, to, 'added', user, at);
         touch(tx, [from.id, to.id], at);
       }
-      return { key: from.key, type: input.type, target: to.key, created, links: linksOf(tx, from.id) };
+      return {
+        key: from.key,
+        type: input.type,
+        target: to.key,
+        created,
+        links: linksOf(tx, from.id),
+        changed: created ? bothEnds(from.key, to.key) : [],
+      };
     },
     { behavior: 'immediate' },
   );
@@ -297,7 +313,13 @@ export function unlinkTickets(
       tx.delete(links).where(eq(links.id, row.id)).run();
       recordLinkChange(tx, from, input.type, to, 'removed', user, at);
       touch(tx, [from.id, to.id], at);
-      return { key: from.key, type: input.type, target: to.key, links: linksOf(tx, from.id) };
+      return {
+        key: from.key,
+        type: input.type,
+        target: to.key,
+        links: linksOf(tx, from.id),
+        changed: bothEnds(from.key, to.key),
+      };
     },
     { behavior: 'immediate' },
   );

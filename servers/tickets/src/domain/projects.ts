@@ -17,10 +17,14 @@ const toProject = (row: ProjectRow): Project => ({
   created_at: row.createdAt,
 });
 
+/**
+ * Create a project. `changed` holds the project list and the project's page (a client may have subscribed
+ * to that page before the project existed).
+ */
 export function createProject(
   db: TicketsDb,
   input: { key: string; name: string; description?: string | undefined },
-) {
+): { project: Project; changed: string[] } {
   return db.transaction(
     (tx) => {
       const existing = tx
@@ -55,7 +59,10 @@ export function createProject(
         })
         .returning()
         .get();
-      return toProject(row);
+      return {
+        project: toProject(row),
+        changed: ['tickets://projects', `tickets://projects/${row.key}`],
+      };
     },
     { behavior: 'immediate' },
   );

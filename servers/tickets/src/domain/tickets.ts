@@ -12,15 +12,18 @@ import {
   getProjectRow,
   getTicketRow,
   keyOfId,
+  labelsUri,
   listOf,
   normaliseLabels,
   nowIso,
+  opensOrCloses,
   type Priority,
   parseLabels,
   priorityRank,
   projectNotFound,
   recordHistory,
   type Status,
+  shownOn,
   type Ticket,
   type TicketRow,
   type TicketsDb,
@@ -28,6 +31,7 @@ import {
   TRANSITIONS,
   type Tx,
   ticketArgument,
+  ticketUris,
   toTicket,
 } from './model.js';
 
@@ -144,10 +148,20 @@ function prepareCreate(db: TicketsDb) {
 
 /**
  * Create a ticket with the next key of its project. The counter is read and bumped inside one IMMEDIATE
- * transaction, so two processes creating at once never get the same key or leave a gap.
+ * transaction, so two processes creating at once never get the same key or leave a gap. `changed` holds
+ * the ticket's pages, the project list (its counts), and its parent's page and its project's labels page
+ * when it shows there.
  */
-export function createTicket(db: TicketsDb, input: CreateTicket, user?: string): Ticket {
-  return preparedOnce(db, prepareCreate)(input, user);
+export function createTicket(
+  db: TicketsDb,
+  input: CreateTicket,
+  user?: string,
+): { ticket: Ticket; changed: string[] } {
+  const ticket = preparedOnce(db, prepareCreate)(input, user);
+  const changed = [...ticketUris(ticket.key), 'tickets://projects'];
+  if (ticket.parent) changed.push(`tickets://${ticket.parent}`);
+  if (ticket.labels.length > 0) changed.push(labelsUri(ticket.key));
+  return { ticket, changed };
 }
 
 /** How many of the latest comments and history entries get_ticket returns. */
@@ -293,9 +307,9 @@ export interface UpdateTicket {
 export interface UpdateResult {
   ticket: Ticket;
   /** Names of the fields that changed, in the order of the history entries; empty for a no-op. */
+  fields: string[];
+  /** URIs of the resources the update changed; empty for a no-op. */
   changed: string[];
-  /** Keys of the old and new parent when the parent changed (their children changed). */
-  parents: string[];
 }
 
 /** Plain fields: input name and column. */
@@ -348,7 +362,7 @@ export function updateTicket(db: TicketsDb, input: UpdateTicket, user?: string):
         }
       }
 
-      if (changes.length === 0) return { ticket: toTicket(tx, row), changed: [], parents };
+      if (changes.length === 0) return { ticket: toTicket(tx, row), fields: [], changed: [] };
       const at = nowIso();
       const updated = tx
         .update(tickets)
@@ -359,7 +373,15 @@ export function updateTicket(db: TicketsDb, input: UpdateTicket, user?: string):
       recordHistory(tx, row.id, changes, user, at);
       // A ticket that waits for the full-text index and now has a long text is indexed at once.
       indexBatchAt(db, row.id, updated.title.length + updated.description.length);
-      return { ticket: toTicket(tx, updated), changed: changes.map((c) => c.field), parents };
+      const fields = changes.map((c) => c.field);
+      // The old and new parent list it among their children; its parent and linked tickets show its title.
+      const changed = [
+        ...ticketUris(row.key),
+        ...parents.map((key) => `tickets://${key}`),
+        ...(fields.includes('labels') ? [labelsUri(row.key)] : []),
+        ...(fields.includes('title') ? shownOn(tx, row.key) : []),
+      ];
+      return { ticket: toTicket(tx, updated), fields, changed };
     },
     { behavior: 'immediate' },
   );
@@ -441,6 +463,12 @@ export interface TransitionResult {
   updated_at: string;
 }
 
+/** Status, resolution and version after a transition, and the URIs of the resources it changed. */
+export interface TransitionOutcome {
+  result: TransitionResult;
+  changed: string[];
+}
+
 /** The resolution a ticket gets when closed without one. */
 export const DEFAULT_RESOLUTION = { done: 'done', cancelled: "won't do" } as const;
 
@@ -502,14 +530,9 @@ const orList = (items: readonly string[]) => listOf(items, 'or');
  * Move a ticket along the workflow (TRANSITIONS). Closing (done, cancelled) sets the resolution, reopening
  * clears it, and a closed ticket given its own status with another resolution takes that resolution (the
  * only way to correct one without reopening the ticket). Status and resolution changes go to history, an
- * optional comment is added by the user, all in one IMMEDIATE transaction. Answers with the status the
- * ticket had before and whether it has labels, for what to notify.
+ * optional comment is added by the user, all in one IMMEDIATE transaction.
  */
-export function transitionTicket(
-  db: TicketsDb,
-  input: TransitionTicket,
-  user?: string,
-): { result: TransitionResult; from: Status; labelled: boolean } {
+export function transitionTicket(db: TicketsDb, input: TransitionTicket, user?: string): TransitionOutcome {
   return db.transaction(
     (tx) => {
       const row = getTicketRow(tx, input.key);
@@ -566,7 +589,17 @@ export function transitionTicket(
         version: updated.version,
         updated_at: updated.updatedAt,
       };
-      return { result, from: row.status, labelled: row.labels !== '[]' };
+      // Its parent and linked tickets show its status; opened or closed, it changes the open counts of the
+      // project list and (of its labels) on its project's labels page, and the blocked lists of the projects
+      // it blocks. A closed ticket's resolution corrected changes its own pages only.
+      const blocking = opensOrCloses(row.status, input.status);
+      const changed = [
+        ...ticketUris(row.key),
+        ...(blocking ? ['tickets://projects'] : []),
+        ...(blocking && row.labels !== '[]' ? [labelsUri(row.key)] : []),
+        ...(row.status === input.status ? [] : shownOn(tx, row.key, { blocking })),
+      ];
+      return { result, changed };
     },
     { behavior: 'immediate' },
   );

@@ -1,10 +1,9 @@
-import { defineTool, type ToolContext, z } from '@shipyard/core';
+import { z } from '@shipyard/core';
+import { tool } from '../deps.js';
 import { addComment } from '../domain/comments.js';
-import { ticketUris } from '../domain/model.js';
-import type { TicketsDeps } from '../server.js';
 import { fields } from './shared.js';
 
-export default defineTool({
+export default tool({
   name: 'add_ticket_comment',
   title: 'Comment on a ticket',
   description:
@@ -23,9 +22,9 @@ export default defineTool({
     }),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler(input, ctx: ToolContext<TicketsDeps>) {
-    const { key, comment } = addComment(ctx.deps.db, input, ctx.user);
-    ctx.changed(...ticketUris(key, { history: false }));
+  handler(input, ctx) {
+    const { key, comment, changed } = addComment(ctx.deps.db, input, ctx.user);
+    ctx.changed(...changed);
     // Not the body: the caller has it, and sent back it was the largest part of the answer (10,000 characters).
     return { key, comment: { id: comment.id, author: comment.author, created_at: comment.created_at } };
   },

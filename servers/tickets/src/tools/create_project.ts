@@ -1,10 +1,10 @@
-import { defineTool, type ToolContext, z } from '@shipyard/core';
+import { z } from '@shipyard/core';
+import { tool } from '../deps.js';
 import { PROJECT_KEY_RULE } from '../domain/model.js';
 import { createProject } from '../domain/projects.js';
-import type { TicketsDeps } from '../server.js';
 import { lineOfText, markdown, PROJECT_KEY_ANY_CASE } from './shared.js';
 
-export default defineTool({
+export default tool({
   name: 'create_project',
   title: 'Create a project',
   description:
@@ -27,10 +27,9 @@ export default defineTool({
     created_at: z.string(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler(input, ctx: ToolContext<TicketsDeps>) {
-    const project = createProject(ctx.deps.db, input);
-    // A client may have subscribed to the project's page before the project existed.
-    ctx.changed('tickets://projects', `tickets://projects/${project.key}`);
+  handler(input, ctx) {
+    const { project, changed } = createProject(ctx.deps.db, input);
+    ctx.changed(...changed);
     return project;
   },
 });

@@ -1,10 +1,9 @@
-import { defineTool, type ToolContext, z } from '@shipyard/core';
-import { labelsUri, ticketUris } from '../domain/model.js';
+import { z } from '@shipyard/core';
+import { tool } from '../deps.js';
 import { createTicket } from '../domain/tickets.js';
-import type { TicketsDeps } from '../server.js';
 import { COMMENT_ELSEWHERE, FIELD_ALIASES, fields, resolvePerson } from './shared.js';
 
-export default defineTool({
+export default tool({
   name: 'create_ticket',
   title: 'Create a ticket',
   description:
@@ -31,8 +30,8 @@ export default defineTool({
     status: 'A new ticket starts in backlog: move it with transition_ticket once it exists',
     key: "A new ticket's key is its project's next number, given in the answer: pass project",
   },
-  handler(input, ctx: ToolContext<TicketsDeps>) {
-    const ticket = createTicket(
+  handler(input, ctx) {
+    const { ticket, changed } = createTicket(
       ctx.deps.db,
       Object.assign({}, input, {
         assignee: input.assignee === undefined ? undefined : resolvePerson(input.assignee, ctx.user),
@@ -40,10 +39,7 @@ export default defineTool({
       }),
       ctx.user,
     );
-    // A child shows in its parent's resource.
-    const parent = ticket.parent ? [`tickets://${ticket.parent}`] : [];
-    const labels = ticket.labels.length > 0 ? [labelsUri(ticket.key)] : [];
-    ctx.changed(...ticketUris(ticket.key), 'tickets://projects', ...parent, ...labels);
+    ctx.changed(...changed);
     const { key, title, status, version } = ticket;
     return { key, title, status, version };
   },

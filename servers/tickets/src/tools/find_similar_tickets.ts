@@ -1,9 +1,9 @@
-import { defineTool, type ToolContext, z } from '@shipyard/core';
+import { z } from '@shipyard/core';
+import { tool } from '../deps.js';
 import { findSimilarTickets } from '../domain/search.js';
-import type { TicketsDeps } from '../server.js';
 import { fields } from './shared.js';
 
-export default defineTool({
+export default tool({
   name: 'find_similar_tickets',
   title: 'Find similar tickets',
   description:
@@ -21,7 +21,7 @@ export default defineTool({
     note: z.string().optional(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler(input, ctx: ToolContext<TicketsDeps>) {
+  handler(input, ctx) {
     return findSimilarTickets(ctx.deps.db, input);
   },
 });

@@ -1,12 +1,12 @@
-import { defineTool, InvalidInput, type ToolContext, z } from '@shipyard/core';
+import { InvalidInput, z } from '@shipyard/core';
+import { tool } from '../deps.js';
 import { getTicketRow } from '../domain/model.js';
 import { getTicketDetails, INCLUDES } from '../domain/tickets.js';
-import type { TicketsDeps } from '../server.js';
 import { fields, TicketSchema } from './shared.js';
 
 const Linked = z.object({ key: z.string(), title: z.string(), status: z.string() });
 
-export default defineTool({
+export default tool({
   name: 'get_ticket',
   title: 'Get a ticket',
   description:
@@ -47,7 +47,7 @@ export default defineTool({
       .optional(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler(input, ctx: ToolContext<TicketsDeps>) {
+  handler(input, ctx) {
     const include = input.include ?? ['comments', 'links'];
     // `before` pages the comments: without them, or below the first id, it would show nothing, silently.
     if (input.before !== undefined) {

@@ -1,9 +1,9 @@
-import { defineTool, type ToolContext, z } from '@shipyard/core';
+import { z } from '@shipyard/core';
+import { tool } from '../deps.js';
 import { snapshot } from '../domain/model.js';
 import { projectOverviews } from '../domain/reports.js';
-import type { TicketsDeps } from '../server.js';
 
-export default defineTool({
+export default tool({
   name: 'list_projects',
   title: 'List projects',
   description:
@@ -26,7 +26,7 @@ export default defineTool({
     note: z.string().optional(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler(input, ctx: ToolContext<TicketsDeps>) {
+  handler(input, ctx) {
     const after = input.after?.trim().toUpperCase();
     // Core sends only the output schema's fields: each project's uri is the resource's.
     return snapshot(ctx.deps.db, () => projectOverviews(ctx.deps.db, after));

@@ -1,7 +1,7 @@
-import { defineTool, paginationInput, paginationOutput, type ToolContext, z } from '@shipyard/core';
+import { paginationInput, paginationOutput, z } from '@shipyard/core';
+import { tool } from '../deps.js';
 import { PRIORITIES, STATUSES } from '../domain/model.js';
 import { EXTRA_FIELDS, instantProblem, parseInstant, SORTS, searchTickets } from '../domain/search.js';
-import type { TicketsDeps } from '../server.js';
 import { fields, resolvePerson, TicketSummarySchema } from './shared.js';
 
 const since = (what: string) =>
@@ -14,7 +14,7 @@ const since = (what: string) =>
     .optional()
     .describe(`${what} since, ISO date(time)`);
 
-export default defineTool({
+export default tool({
   name: 'search_tickets',
   title: 'Search tickets',
   description:
@@ -61,7 +61,7 @@ export default defineTool({
     per_page: 'limit',
     page_size: 'limit',
   },
-  handler(input, ctx: ToolContext<TicketsDeps>) {
+  handler(input, ctx) {
     const { assignee, ...rest } = input;
     return searchTickets(
       ctx.deps.db,

@@ -1,5 +1,6 @@
 import { InvalidInput, MAX_NAME_CHARS, personName, z } from '@shipyard/core';
 import { MAX_COMMENT_CHARS } from '../domain/comments.js';
+import { LINK_TYPES, type LinkResult, shownLinks } from '../domain/links.js';
 import { chars, normaliseLabel, PRIORITIES, TYPES } from '../domain/model.js';
 
 // Output schemas name enum fields as plain strings: the input schemas already list the values, and
@@ -226,4 +227,29 @@ export function resolvePerson(name: string, user: string | undefined): string | 
     });
   }
   return user;
+}
+
+/** Input and output shared by link_tickets and unlink_tickets. */
+export const linkInput = {
+  key: fields.key,
+  type: z.enum(LINK_TYPES).describe('How key relates to target'),
+  target: z.string().max(24).describe('The other ticket key'),
+};
+
+export const linkOutput = {
+  /** Keys of the linked tickets by type as read from `key`, LINKS_SHOWN a type; empty types are left out. */
+  links: z.record(z.string(), z.array(z.string())),
+};
+
+/**
+ * The answer of both tools: the links of the source ticket as keys, non-empty types only. A link just made
+ * is always among them (first, when its type has more than are shown), so the answer confirms it.
+ */
+export function linkAnswer(result: LinkResult) {
+  const links = shownLinks(result.links, (ticket) => ticket.key);
+  const shown = links[result.type];
+  const made = result.links[result.type].some((ticket) => ticket.key === result.target);
+  if (made && shown && !shown.includes(result.target))
+    links[result.type] = [result.target, ...shown.slice(0, -1)];
+  return { links };
 }

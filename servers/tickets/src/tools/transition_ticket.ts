@@ -1,10 +1,10 @@
-import { defineTool, type ToolContext, z } from '@shipyard/core';
-import { labelsUri, opensOrCloses, STATUSES, shownOn, ticketUris } from '../domain/model.js';
+import { z } from '@shipyard/core';
+import { tool } from '../deps.js';
+import { STATUSES } from '../domain/model.js';
 import { transitionTicket } from '../domain/tickets.js';
-import type { TicketsDeps } from '../server.js';
 import { fields, lineOfText } from './shared.js';
 
-export default defineTool({
+export default tool({
   name: 'transition_ticket',
   title: 'Change ticket status',
   description:
@@ -26,18 +26,9 @@ export default defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   aliases: { version: 'expected_version' },
-  handler(input, ctx: ToolContext<TicketsDeps>) {
-    const { result, from, labelled } = transitionTicket(ctx.deps.db, input, ctx.user);
-    // Its parent and linked tickets show its status; opened or closed, it changes the open counts of the
-    // project list and (of its labels) on its project's labels page, and the blocked lists of the projects it
-    // blocks. A closed ticket's resolution corrected changes its own pages only.
-    const blocking = opensOrCloses(from, result.status);
-    ctx.changed(
-      ...ticketUris(result.key),
-      ...(blocking ? ['tickets://projects'] : []),
-      ...(blocking && labelled ? [labelsUri(result.key)] : []),
-      ...(from === result.status ? [] : shownOn(ctx.deps.db, result.key, { blocking })),
-    );
+  handler(input, ctx) {
+    const { result, changed } = transitionTicket(ctx.deps.db, input, ctx.user);
+    ctx.changed(...changed);
     return result;
   },
 });

@@ -1,11 +1,8 @@
-import { defineTool, type ToolContext } from '@shipyard/core';
+import { tool } from '../deps.js';
 import { unlinkTickets } from '../domain/links.js';
-import { ticketUris } from '../domain/model.js';
-import type { TicketsDeps } from '../server.js';
-import { linkAnswer, linkInput, linkOutput } from './link_tickets.js';
-import { COMMENT_ELSEWHERE } from './shared.js';
+import { COMMENT_ELSEWHERE, linkAnswer, linkInput, linkOutput } from './shared.js';
 
-export default defineTool({
+export default tool({
   name: 'unlink_tickets',
   title: 'Unlink tickets',
   description:
@@ -15,9 +12,9 @@ export default defineTool({
   output: linkOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   elsewhere: { comment: COMMENT_ELSEWHERE },
-  handler(input, ctx: ToolContext<TicketsDeps>) {
+  handler(input, ctx) {
     const result = unlinkTickets(ctx.deps.db, input, ctx.user);
-    ctx.changed(...ticketUris(result.key, { links: true }), ...ticketUris(result.target, { links: true }));
+    ctx.changed(...result.changed);
     return linkAnswer(result);
   },
 });

@@ -1,10 +1,9 @@
-import { defineTool, type ToolContext, z } from '@shipyard/core';
-import { labelsUri, shownOn, ticketUris } from '../domain/model.js';
+import { z } from '@shipyard/core';
+import { tool } from '../deps.js';
 import { updateTicket } from '../domain/tickets.js';
-import type { TicketsDeps } from '../server.js';
 import { COMMENT_ELSEWHERE, FIELD_ALIASES, fields, resolvePerson } from './shared.js';
 
-export default defineTool({
+export default tool({
   name: 'update_ticket',
   title: 'Update a ticket',
   description:
@@ -42,26 +41,18 @@ export default defineTool({
       'transition_ticket sets the resolution: as it closes the ticket, or on a closed one, given its status ' +
       'again with the new resolution',
   },
-  handler(input, ctx: ToolContext<TicketsDeps>) {
+  handler(input, ctx) {
     const assignee =
       typeof input.assignee === 'string' ? resolvePerson(input.assignee, ctx.user) : input.assignee;
     // null clears: no description, no labels.
     const description = input.description === null ? '' : input.description;
     const labels = input.labels === null ? [] : input.labels;
-    const { ticket, changed, parents } = updateTicket(
+    const { ticket, fields, changed } = updateTicket(
       ctx.deps.db,
       Object.assign({}, input, { assignee, description, labels }),
       ctx.user,
     );
-    if (changed.length > 0) {
-      ctx.changed(
-        ...ticketUris(ticket.key),
-        ...parents.map((key) => `tickets://${key}`),
-        ...(changed.includes('labels') ? [labelsUri(ticket.key)] : []),
-        // Its parent and linked tickets show its title.
-        ...(changed.includes('title') ? shownOn(ctx.deps.db, ticket.key) : []),
-      );
-    }
-    return { key: ticket.key, version: ticket.version, updated_at: ticket.updated_at, changed };
+    ctx.changed(...changed);
+    return { key: ticket.key, version: ticket.version, updated_at: ticket.updated_at, changed: fields };
   },
 });

@@ -1,8 +1,7 @@
-import { definePrompt } from '@shipyard/core';
+import { prompt } from './deps.js';
 import { allTags } from './domain/notes.js';
-import type { ExampleDeps } from './server.js';
 
-export const reviewNotes = definePrompt<ExampleDeps>({
+export const reviewNotes = prompt({
   name: 'review-notes',
   title: 'Review notes',
   description: 'Review the notes with a tag (or all notes): find stale or duplicate ones and tidy them up.',

@@ -1,9 +1,7 @@
-import { defineResource } from '@shipyard/core';
-import { completeSlugs, getNote, noteMarkdown, recentNotes } from './domain/notes.js';
-import type { ExampleDeps } from './server.js';
-import { noteUri } from './tools/shared.js';
+import { resource } from './deps.js';
+import { completeSlugs, getNote, noteMarkdown, noteUri, recentNotes } from './domain/notes.js';
 
-export const noteResource = defineResource<ExampleDeps>({
+export const noteResource = resource({
   uri: 'notes://{slug}',
   name: 'note',
   title: 'Note',

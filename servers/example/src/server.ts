@@ -1,18 +1,12 @@
 import { defineServer } from '@shipyard/core';
 import pkg from '../package.json' with { type: 'json' };
-import type { NotesDb } from './domain/notes.js';
+import type { ExampleDeps } from './deps.js';
 import { prompts } from './prompts.js';
 import { resources } from './resources.js';
 import listNotes from './tools/list_notes.js';
 import saveNote from './tools/save_note.js';
 
-export interface ExampleDeps {
-  db: NotesDb;
-  /** Opens what db opens lazily; called once the first client has initialized. */
-  warmUp?: () => void;
-  /** Called once on shutdown (closes the database). */
-  close?: () => void;
-}
+export type { ExampleDeps } from './deps.js';
 
 export function createExampleServer(deps: ExampleDeps) {
   return defineServer<ExampleDeps>({

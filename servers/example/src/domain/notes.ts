@@ -21,6 +21,15 @@ export interface Note extends NoteSummary {
 
 type Row = typeof notes.$inferSelect;
 
+/** The URI of a note's resource. */
+export const noteUri = (slug: string) => `notes://${slug}`;
+
+/** A note as a write left it, and the URIs of the resources the write changed. */
+export interface NoteWrite {
+  note: Note;
+  changed: string[];
+}
+
 function toNote(row: Row): Note {
   return {
     slug: row.slug,
@@ -70,7 +79,7 @@ export interface CreateNote {
   tags?: readonly string[] | undefined;
 }
 
-export function createNote(db: NotesDb, input: CreateNote): Note {
+export function createNote(db: NotesDb, input: CreateNote): NoteWrite {
   const slug = slugify(input.title);
   if (!slug) {
     throw new InvalidInput('The title needs at least one letter or digit to make a slug from', {
@@ -97,7 +106,7 @@ export function createNote(db: NotesDb, input: CreateNote): Note {
         })
         .returning()
         .get();
-      return toNote(row);
+      return { note: toNote(row), changed: [noteUri(slug)] };
     },
     { behavior: 'immediate' },
   );
@@ -111,7 +120,7 @@ export interface UpdateNote {
   tags?: readonly string[] | undefined;
 }
 
-export function updateNote(db: NotesDb, input: UpdateNote): Note {
+export function updateNote(db: NotesDb, input: UpdateNote): NoteWrite {
   return db.transaction(
     (tx) => {
       const current = tx.select().from(notes).where(eq(notes.slug, input.slug)).get();
@@ -136,7 +145,7 @@ export function updateNote(db: NotesDb, input: UpdateNote): Note {
         .where(eq(notes.id, current.id))
         .returning()
         .get();
-      return toNote(row);
+      return { note: toNote(row), changed: [noteUri(row.slug)] };
     },
     { behavior: 'immediate' },
   );

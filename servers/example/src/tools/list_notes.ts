@@ -1,9 +1,9 @@
-import { defineTool, paginationInput, paginationOutput, type ToolContext, z } from '@shipyard/core';
+import { paginationInput, paginationOutput, z } from '@shipyard/core';
+import { tool } from '../deps.js';
 import { listNotes } from '../domain/notes.js';
-import type { ExampleDeps } from '../server.js';
 import { NoteSummary } from './shared.js';
 
-export default defineTool({
+export default tool({
   name: 'list_notes',
   title: 'List notes',
   description:
@@ -21,7 +21,7 @@ export default defineTool({
   },
   output: { items: z.array(NoteSummary), ...paginationOutput },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler(input, ctx: ToolContext<ExampleDeps>) {
+  handler(input, ctx) {
     return listNotes(ctx.deps.db, input);
   },
 });

@@ -1,9 +1,9 @@
-import { defineTool, InvalidInput, type ToolContext, z } from '@shipyard/core';
+import { InvalidInput, z } from '@shipyard/core';
+import { tool } from '../deps.js';
 import { createNote, updateNote } from '../domain/notes.js';
-import type { ExampleDeps } from '../server.js';
-import { NoteSummary, noteUri } from './shared.js';
+import { NoteSummary } from './shared.js';
 
-export default defineTool({
+export default tool({
   name: 'save_note',
   title: 'Save a note',
   description:
@@ -39,7 +39,7 @@ export default defineTool({
   },
   output: { note: NoteSummary, created: z.boolean().describe('True when a new note was created') },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  handler(input, ctx: ToolContext<ExampleDeps>) {
+  handler(input, ctx) {
     const { db } = ctx.deps;
     if (input.slug === undefined) {
       if (input.title === undefined) {
@@ -50,30 +50,20 @@ export default defineTool({
       if (input.expected_version !== undefined) {
         throw new InvalidInput('`expected_version` only applies when updating; pass slug as well');
       }
-      const {
-        body: _body,
-        created_at: _created,
-        ...note
-      } = createNote(db, {
-        title: input.title,
-        body: input.body,
-        tags: input.tags,
-      });
-      ctx.changed(noteUri(note.slug));
+      const created = createNote(db, { title: input.title, body: input.body, tags: input.tags });
+      ctx.changed(...created.changed);
+      const { body: _body, created_at: _created, ...note } = created.note;
       return { note, created: true };
     }
-    const {
-      body: _body,
-      created_at: _created,
-      ...note
-    } = updateNote(db, {
+    const updated = updateNote(db, {
       slug: input.slug,
       expectedVersion: input.expected_version,
       title: input.title,
       body: input.body,
       tags: input.tags,
     });
-    ctx.changed(noteUri(note.slug));
+    ctx.changed(...updated.changed);
+    const { body: _body, created_at: _created, ...note } = updated.note;
     return { note, created: false };
   },
 });

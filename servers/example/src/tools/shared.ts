@@ -7,5 +7,3 @@ export const NoteSummary = z.object({
   version: z.number().int(),
   updated_at: z.string(),
 });
-
-export const noteUri = (slug: string) => `notes://${slug}`;

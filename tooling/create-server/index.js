@@ -115,7 +115,7 @@ function main(argv) {
 Next:
   pnpm --filter @shipyard/${name} test      run its tests
   pnpm start ${name}                        serve it on stdio
-  servers/${name}/src/tools/                add tools, one defineTool per file (see CONTRIBUTING.md)`);
+  servers/${name}/src/tools/                add tools, one tool({ … }) per file (see CONTRIBUTING.md)`);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) main(process.argv.slice(2));

@@ -1,7 +1,6 @@
-import { definePrompt } from '@shipyard/core';
-import type { __Pascal__Deps } from './server.js';
+import { prompt } from './deps.js';
 
-export const capture = definePrompt<__Pascal__Deps>({
+export const capture = prompt({
   name: '__name__-capture',
   title: 'Capture __title__ items',
   description: 'Turn a piece of text into __title__ items, one per distinct thing it mentions.',

@@ -1,8 +1,7 @@
-import { defineResource } from '@shipyard/core';
+import { resource } from './deps.js';
 import { completeItemIds, getItem, itemMarkdown } from './domain/items.js';
-import type { __Pascal__Deps } from './server.js';
 
-export const itemResource = defineResource<__Pascal__Deps>({
+export const itemResource = resource({
   uri: '__name__://items/{id}',
   name: 'item',
   title: '__title__ item',

@@ -1,17 +1,11 @@
 import { defineServer } from '@shipyard/core';
 import pkg from '../package.json' with { type: 'json' };
-import type { __Pascal__Db } from './domain/items.js';
+import type { __Pascal__Deps } from './deps.js';
 import { prompts } from './prompts.js';
 import { resources } from './resources.js';
 import addItem from './tools/add___snake___item.js';
 
-export interface __Pascal__Deps {
-  db: __Pascal__Db;
-  /** Opens what db opens lazily; called once the first client has initialized. */
-  warmUp?: () => void;
-  /** Called once on shutdown (closes the database). */
-  close?: () => void;
-}
+export type { __Pascal__Deps } from './deps.js';
 
 export function create__Pascal__Server(deps: __Pascal__Deps) {
   return defineServer<__Pascal__Deps>({

@@ -12,6 +12,9 @@ export interface Item {
   created_at: string;
 }
 
+/** The URI of an item's resource. */
+export const itemUri = (id: number) => `__name__://items/${id}`;
+
 const toItem = (row: typeof items.$inferSelect): Item => ({
   id: row.id,
   title: row.title,
@@ -19,13 +22,20 @@ const toItem = (row: typeof items.$inferSelect): Item => ({
   created_at: row.createdAt,
 });
 
-export function addItem(db: __Pascal__Db, input: { title: string; notes?: string | undefined }): Item {
+/**
+ * Add an item with a unique title. A write returns the URIs of the resources it changed, for the tool to
+ * notify subscribers of: the domain knows which pages show what it wrote.
+ */
+export function addItem(
+  db: __Pascal__Db,
+  input: { title: string; notes?: string | undefined },
+): { item: Item; changed: string[] } {
   return db.transaction(
     (tx) => {
       const existing = tx.select({ id: items.id }).from(items).where(eq(items.title, input.title)).get();
       if (existing) {
         throw new Conflict(`Item ${existing.id} already has the title "${input.title}"`, {
-          hint: `Read __name__://items/${existing.id}, or choose another title`,
+          hint: `Read ${itemUri(existing.id)}, or choose another title`,
         });
       }
       const row = tx
@@ -33,7 +43,7 @@ export function addItem(db: __Pascal__Db, input: { title: string; notes?: string
         .values({ title: input.title, notes: input.notes ?? '', createdAt: new Date().toISOString() })
         .returning()
         .get();
-      return toItem(row);
+      return { item: toItem(row), changed: [itemUri(row.id)] };
     },
     { behavior: 'immediate' },
   );

@@ -1,8 +1,8 @@
-import { defineTool, type ToolContext, z } from '@shipyard/core';
-import { addItem } from '../domain/items.js';
-import type { __Pascal__Deps } from '../server.js';
+import { z } from '@shipyard/core';
+import { tool } from '../deps.js';
+import { addItem, itemUri } from '../domain/items.js';
 
-export default defineTool({
+export default tool({
   name: 'add___snake___item',
   title: 'Add a __title__ item',
   description:
@@ -17,10 +17,11 @@ export default defineTool({
     uri: z.string().describe('Resource URI to read the whole item'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler(input, ctx: ToolContext<__Pascal__Deps>) {
-    const { notes: _notes, ...item } = addItem(ctx.deps.db, input);
-    const uri = `__name__://items/${item.id}`;
-    ctx.changed(uri);
-    return { item, uri };
+  handler(input, ctx) {
+    const added = addItem(ctx.deps.db, input);
+    // Subscribers hear of every resource the write changed, as the domain reports them.
+    ctx.changed(...added.changed);
+    const { notes: _notes, ...item } = added.item;
+    return { item, uri: itemUri(item.id) };
   },
 });

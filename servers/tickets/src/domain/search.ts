@@ -98,10 +98,11 @@ const MOVED_NOTE =
   'created, whose pages never skip';
 
 /**
- * SQL pieces for "tickets matching `match` and `filters`". The hits that pass the filters are collected once
- * into `hits` (id, bm25 score), which the page and the count share; only the rows of one page are read from
- * tickets. Each hit is checked by its id through the index of {@link seekIndex} where one holds the filters'
- * columns, which spares reading the (wide) row of a hit that fails them. `scored: false` leaves out the bm25
+ * SQL pieces for "tickets matching `match` and `filters`"; only the rows of one page are read from tickets.
+ * With filters, the hits that pass them are collected once into `hits` (id, bm25 score), which the page and
+ * the count share. Each hit is checked by its id through the index of {@link seekIndex} where one holds the
+ * filters' columns, which spares reading the (wide) row of a hit that fails them. Without filters, the page
+ * and the count each read the index, and the count scores nothing. `scored: false` leaves out the bm25
  * score where the sort is another. Row ids bound for FTS5 are cast: it ignores a row id condition whose value
  * is not an INTEGER, and better-sqlite3 binds JavaScript numbers as REAL.
  */
@@ -112,9 +113,10 @@ function textHits(match: string, filters: readonly Filter[], scored: boolean) {
   const check = filter
     ? sql` AND EXISTS (SELECT 1 FROM ${tickets} WHERE ${filter} AND tickets.id = tickets_fts.rowid)`
     : sql``;
-  const withHits = sql`WITH hits(id, score) AS MATERIALIZED (
-    SELECT tickets_fts.rowid, ${scored ? BM25 : sql`NULL`} FROM tickets_fts
-    WHERE tickets_fts MATCH ${match}${check}) `;
+  const matching = sql`SELECT tickets_fts.rowid AS id, ${scored ? BM25 : sql`NULL`} AS score
+    FROM tickets_fts WHERE tickets_fts MATCH ${match}${check}`;
+  const withHits = filter ? sql`WITH hits AS MATERIALIZED (${matching}) ` : sql``;
+  const hits = filter ? sql`hits` : sql`(${matching})`;
   /**
    * The hits past `after` in relevance order: after its (score, id), by the score it has now if its words
    * still match, whatever the filters say of it now, else by the score it had (see {@link RelevanceKey}).
@@ -126,12 +128,12 @@ function textHits(match: string, filters: readonly Filter[], scored: boolean) {
     withHits,
     /** ids and bm25 scores of the best hits, best first (a subquery: `ranked.id`, `ranked.score`). */
     ranked: (page: SQL, after?: RelevanceKey) =>
-      sql`(SELECT id, score FROM hits${after ? past(after) : sql``} ORDER BY score, id DESC ${page}) AS ranked`,
-    count: sql`${withHits}SELECT count(*) AS n FROM hits`,
+      sql`(SELECT id, score FROM ${hits}${after ? past(after) : sql``} ORDER BY score, id DESC ${page}) AS ranked`,
+    count: sql`${withHits}SELECT count(*) AS n FROM ${hits}`,
     /** The count as a scalar subquery inside a statement that starts with `withHits`. */
-    total: sql`(SELECT count(*) FROM hits)`,
+    total: sql`(SELECT count(*) FROM ${hits})`,
     /** The matching ids, for `tickets.id IN …`. */
-    ids: sql`(SELECT id FROM hits)`,
+    ids: sql`(SELECT id FROM ${hits})`,
   };
 }
 

@@ -777,8 +777,7 @@ describe('pages', () => {
   });
 
   it('places the next relevance page by its cursor when the last ticket shown is gone', async () => {
-    // Scores fall with the description's length; the most urgent ticket, first in the index's row ids,
-    // scores worst.
+    // Scores fall with the description's length: the last ticket, the most urgent, scores worst.
     for (let n = 1; n <= 30; n++)
       await seedTicket(client, {
         title: 'Crash report',
@@ -794,7 +793,7 @@ describe('pages', () => {
   });
 
   it('places the next relevance page when the last ticket shown has left the status filter since', async () => {
-    // A ticket's status is part of its row id in the index, so the last one shown has another row id by then.
+    // The last one shown no longer passes the filter; its score is read from the index all the same.
     for (let i = 1; i <= 60; i++) {
       await seedTicket(client, { title: `Flaky login suite ${i}`, priority: 'high' });
       await seedTicket(client, { title: `Other work ${i}`, priority: 'high' });

@@ -54,9 +54,8 @@ export const LIST_DESCRIPTION_CHARS = 500;
  * bm25 weights of the FTS columns (title, description). FTS5's bm25 divides by the length of the whole
  * ticket, title and description together, so a light title weight let a long description (a pasted log or
  * stack trace) sink its own title match below a one-word mention elsewhere. At a thousand a title word
- * scores nearly the most bm25 gives a word whatever the description's length (over 80% of it at a hundred
- * times the average length), so title matches rank by how many query words they hold and how rare those
- * are; description words still add as bm25 counts them.
+ * scores nearly the most bm25 gives a word whatever the description's length, so title matches rank by how
+ * many query words they hold and how rare those are; description words still add as bm25 counts them.
  */
 const BM25 = sql.raw('bm25(tickets_fts, 1000.0, 1.0)');
 /** Above this many text hits (and no filter), a non-relevance sort walks its index instead of sorting hits. */
@@ -492,8 +491,8 @@ function sinceOf(value: string | undefined, name: string): string | undefined {
 }
 
 /**
- * Search tickets: FTS5 MATCH over title and description joined to tickets by rowid, ranked by bm25 (title
- * weighted), or a plain filtered listing when there are no words. Filters are indexed columns; the cursor
+ * Search tickets: FTS5 MATCH over title and description, whose row id is the ticket id, ranked by bm25
+ * (title weighted), or a plain filtered listing when there are no words. Filters are indexed columns; the cursor
  * is bound to the words, filters and sort.
  */
 export function searchTickets(db: TicketsDb, options: SearchOptions): Page<SearchItem> & { note?: string } {
@@ -749,7 +748,7 @@ const charsAtMost = (row: Row) =>
 
 /**
  * Characters of JSON a page of results fills at most (about 10,000 tokens): 100 ordinary tickets fit, but
- * 100 of the longest titles and labels with descriptions came to 230,000.
+ * not 100 of the longest titles and labels with descriptions.
  */
 export const PAGE_CHARS = 40_000;
 

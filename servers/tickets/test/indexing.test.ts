@@ -124,20 +124,56 @@ it(`indexes the waiting tickets in the create that makes them ${INDEX_BATCH}`, (
   );
 });
 
-it('writes a batch of tickets of mixed priorities as one segment of the index', async () => {
+it('writes a batch of new tickets as one segment of the index', async () => {
   const { client, database } = await connected();
   const segments = () =>
     database.sqlite.prepare('SELECT count(DISTINCT segid) FROM tickets_fts_idx').pluck().get() as number;
   await seedTicket(client, { title: 'First crash' });
   await keys(client, { query: 'crash' });
   const before = segments();
-  // Row ids hold the priority above the id (0007_fts_rowid_facets.sql): in id order they go down and up.
   const priorities = ['low', 'urgent', 'none', 'high', 'medium'];
   for (let n = 0; n < 20; n++) await seedTicket(client, { title: `Crash ${n}`, priority: priorities[n % 5] });
   expect(await keys(client, { query: 'crash', limit: 50 })).toHaveLength(21);
   // FTS5 starts a segment whenever a row id comes lower than the one before it in a transaction.
   expect(segments()).toBe(before + 1);
   checkIndex(database.sqlite);
+});
+
+it("keeps each ticket's row of the index under its id, and writes it only when its text changes", async () => {
+  const { client, database } = await connected();
+  const { sqlite } = database;
+  /** The index's rows: ticket ids and the words each holds, with FTS5's own check that they are the tickets'. */
+  const rows = () => {
+    checkIndex(sqlite);
+    return sqlite
+      .prepare(
+        `SELECT tickets_fts.rowid AS id, tickets.id AS ticket, tickets.title AS title FROM tickets_fts
+         LEFT JOIN tickets ON tickets.id = tickets_fts.rowid ORDER BY tickets_fts.rowid`,
+      )
+      .all();
+  };
+  /** Everything FTS5 has stored: any write to the index changes it. */
+  const stored = () => sqlite.prepare('SELECT group_concat(hex(block)) FROM tickets_fts_data').pluck().get();
+  await seedTicket(client, { title: 'Crash on save', priority: 'high' });
+  await seedTicket(client, { title: 'Login is slow' });
+  await keys(client, { query: 'crash' });
+  expect(rows()).toEqual([
+    { id: 1, ticket: 1, title: 'Crash on save' },
+    { id: 2, ticket: 2, title: 'Login is slow' },
+  ]);
+  const written = stored();
+  await callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'todo' });
+  await callOk(client, 'update_ticket', { key: 'SHIP-1', priority: 'low', assignee: 'ana', labels: ['ui'] });
+  expect(stored()).toBe(written);
+  expect(await keys(client, { query: 'crash', status: ['todo'], priority: ['low'] })).toEqual(['SHIP-1']);
+  expect(await keys(client, { query: 'crash', status: ['backlog'] })).toEqual([]);
+  await callOk(client, 'update_ticket', { key: 'SHIP-2', title: 'Login crash' });
+  expect(stored()).not.toBe(written);
+  expect(rows()).toEqual([
+    { id: 1, ticket: 1, title: 'Crash on save' },
+    { id: 2, ticket: 2, title: 'Login crash' },
+  ]);
+  expect(await keys(client, { query: 'crash', status: ['backlog'] })).toEqual(['SHIP-2']);
 });
 
 it('finds the tickets another process created and has not indexed, and indexes them for both', () => {

@@ -444,9 +444,8 @@ describe('filters', () => {
   });
 
   it('by status and priority with words, as they change (the index holds the pair)', async () => {
-    // The filters are read off the hits' row ids in the index (facetRowids): 200 cancelled tickets of no
-    // priority add hits no check below asks for. setRow moved SHIP-2 to in_progress and SHIP-3 to done with
-    // plain UPDATEs, after they were indexed.
+    // 200 cancelled tickets of no priority add hits no check below asks for. setRow moved SHIP-2 to
+    // in_progress and SHIP-3 to done with plain UPDATEs, after they were indexed.
     fillers('Login', 200);
     const both = (status: string[], priority: string[]) => keys({ query: 'login', status, priority });
     expect(await both(['in_progress'], ['low'])).toEqual(['SHIP-2']);
@@ -460,8 +459,7 @@ describe('filters', () => {
     // Every status and priority listed is no filter at all.
     const every = { status: [...STATUSES], priority: [...PRIORITIES] };
     expect((await search({ query: 'login', ...every })).total).toBe(204);
-    // A rare word, with pairs of status and priority apart in the row ids: the range between them holds
-    // the pair of a ticket in todo and urgent, which the search leaves out.
+    // A rare word, and a ticket in todo, between the statuses asked for in the workflow: left out.
     const { key } = await seedTicket(client, { title: 'Metrics export', priority: 'urgent' });
     await callOk(client, 'transition_ticket', { key, status: 'todo' });
     expect(await keys({ query: 'metrics', status: ['backlog', 'done'], priority: ['urgent'] })).toEqual([
@@ -779,8 +777,7 @@ describe('pages', () => {
   });
 
   it('places the next relevance page by its cursor when the last ticket shown is gone', async () => {
-    // Scores fall with the description's length; the most urgent ticket, first in the index's row ids,
-    // scores worst.
+    // Scores fall with the description's length: the last ticket, the most urgent, scores worst.
     for (let n = 1; n <= 30; n++)
       await seedTicket(client, {
         title: 'Crash report',
@@ -796,7 +793,7 @@ describe('pages', () => {
   });
 
   it('places the next relevance page when the last ticket shown has left the status filter since', async () => {
-    // A ticket's status is part of its row id in the index, so the last one shown has another row id by then.
+    // The last one shown no longer passes the filter; its score is read from the index all the same.
     for (let i = 1; i <= 60; i++) {
       await seedTicket(client, { title: `Flaky login suite ${i}`, priority: 'high' });
       await seedTicket(client, { title: `Other work ${i}`, priority: 'high' });
@@ -1016,7 +1013,7 @@ describe('many hits', () => {
   });
   it('ranks and counts text hits the same on every query plan', async () => {
     // Filters with an index to seek by (parent, assignee, project with status, priority, status) check each
-    // text hit there; the others (project alone, type, label, dates) collect the hits from the filter side.
+    // text hit there; the others (project alone, type, label, dates) check it on its row.
     // The oracle is the plain join of every FTS hit to its row.
     const insert = database.sqlite.prepare(
       `INSERT INTO tickets (project_id, number, key, title, description, type, status, priority, priority_rank,
@@ -1049,9 +1046,9 @@ describe('many hits', () => {
       }
     })();
     const oracle = (match: string, where: string, offset: number) => {
-      // The ticket of each hit by its id, the low 30 bits of the hit's row id; the bits above must be its own.
-      const from = `tickets_fts JOIN tickets ON tickets.id = (tickets_fts.rowid & 0x3FFFFFFF)
-        AND tickets.fts_rowid = tickets_fts.rowid WHERE tickets_fts MATCH ? AND ${where}`;
+      // The ticket of each hit by its id, the hit's row id.
+      const from = `tickets_fts JOIN tickets ON tickets.id = tickets_fts.rowid
+        WHERE tickets_fts MATCH ? AND ${where}`;
       return {
         total: database.sqlite.prepare(`SELECT count(*) FROM ${from}`).pluck().get(match),
         keys: database.sqlite
@@ -1074,7 +1071,7 @@ describe('many hits', () => {
       [{ parent: 'SHIP-1', status: ['todo'] }, "parent_id = 1 AND status = 'todo'"],
       [{ label: 'UI', status: ['todo'] }, "labels = '[\"ui\"]' AND status = 'todo'"],
       [{ label: 'ui' }, 'labels = \'["ui"]\''],
-      // Status and priority both: read off the hits' row ids, the other filters checked on the hits.
+      // Status and priority both, with other filters.
       [
         { project: 'WEB', status: ['done', 'todo'], priority: ['urgent', 'high'] },
         "project_id = 2 AND status IN ('done', 'todo') AND priority IN ('urgent', 'high')",

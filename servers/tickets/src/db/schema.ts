@@ -24,10 +24,8 @@ export const projects = sqliteTable('projects', {
 });
 
 /**
- * Tickets. The migrations add what drizzle does not model: the full-text index `tickets_fts` and its
- * triggers (drizzle/0001_fts.sql, 0003 to 0005, 0007), and the virtual generated column `fts_rowid` (0007),
- * a ticket's row id in that index: its status and priority above its id. A migration that rebuilds this table
- * must add `fts_rowid` back, or search and the triggers fail (the search tests run every migration).
+ * Tickets. The migrations add what drizzle does not model: the full-text index `tickets_fts` of titles and
+ * descriptions, whose row id is the ticket id, and its triggers (drizzle/0001_fts.sql, 0003, 0005, 0009).
  */
 export const tickets = sqliteTable(
   'tickets',

@@ -23,7 +23,7 @@ import type { TicketsDb } from './model.js';
  * isolates and Arabic letter mark as separators (drizzle/0003_fts_bidi_separators.sql says why).
  */
 const FOLD_TOKENIZE = "unicode61 remove_diacritics 2 separators '\u2066\u2067\u2068\u2069\u061c'";
-/** The tokenizer of tickets_fts (drizzle/0007_fts_rowid_facets.sql); a test holds the two together. */
+/** The tokenizer of tickets_fts (drizzle/0009_fts_rowid_is_ticket_id.sql); a test holds the two together. */
 export const FTS_TOKENIZE = `porter ${FOLD_TOKENIZE}`;
 
 /** Endings tried after a prefix for a word that porter stems to exactly the prefix. */

@@ -26,10 +26,8 @@ import {
   head,
   normaliseLabel,
   OPEN_STATUSES,
-  PRIORITIES,
   type Priority,
   priorityRank,
-  STATUSES,
   type Status,
   type SummaryRow,
   snapshot,
@@ -47,7 +45,7 @@ import { indexWords, prefixTerms } from './prefix.js';
 export const MAX_QUERY_WORDS = 16;
 /**
  * ... and at most this many prefixes (`word*`): each reads the hits of every word it starts, and short ones
- * start most words (16 two-letter prefixes over 381,000 tickets took 6.8 s, holding every other call).
+ * start most words, which holds every other call for seconds on a large file.
  */
 export const MAX_PREFIX_WORDS = 4;
 /** A description in a list is cut to this many characters. */
@@ -56,18 +54,10 @@ export const LIST_DESCRIPTION_CHARS = 500;
  * bm25 weights of the FTS columns (title, description). FTS5's bm25 divides by the length of the whole
  * ticket, title and description together, so a light title weight let a long description (a pasted log or
  * stack trace) sink its own title match below a one-word mention elsewhere. At a thousand a title word
- * scores nearly the most bm25 gives a word whatever the description's length (over 80% of it at a hundred
- * times the average length), so title matches rank by how many query words they hold and how rare those
- * are; description words still add as bm25 counts them.
+ * scores nearly the most bm25 gives a word whatever the description's length, so title matches rank by how
+ * many query words they hold and how rare those are; description words still add as bm25 counts them.
  */
 const BM25 = sql.raw('bm25(tickets_fts, 1000.0, 1.0)');
-/**
- * Bits of a row id of tickets_fts that hold the ticket id; the ticket's status and priority are above them
- * (see {@link facetRowids}, drizzle/0007_fts_rowid_facets.sql).
- */
-const ID_BITS = 30;
-/** The ticket id of a hit, from its row id of tickets_fts. */
-const HIT_ID = sql.raw(`(tickets_fts.rowid & ${2 ** ID_BITS - 1})`);
 /** Above this many text hits (and no filter), a non-relevance sort walks its index instead of sorting hits. */
 const DENSE_HITS = 2_000;
 
@@ -89,9 +79,8 @@ export interface RelevanceKey {
  * weights, and tickets can swap places, so a relevance page that starts after the last ticket shown may skip
  * or repeat one. A relevance cursor carries where the index was (`tickets_indexed.upto`, the last ticket it
  * holds) and the last change of a title or description (history_text_edits_idx), after the last hit's score
- * and id (as {@link RelevanceKey}), and a later page notes when either moved. A status or priority change
- * rewrites a ticket's index row with the same words: the scores stay, and so does this. (Read from FTS5's own
- * counts instead, the state cost a search 60 µs more: that page is cold after a scan, where these are not.)
+ * and id (as {@link RelevanceKey}), and a later page notes when either moved. Other changes (status,
+ * priority, assignee) leave the index alone, and the scores with it.
  */
 export const INDEX_STATE_SQL = `(SELECT upto FROM tickets_indexed) AS _indexed,
   (SELECT max(id) FROM history WHERE field IN ('title', 'description')) AS _edits`;
@@ -108,83 +97,42 @@ const MOVED_NOTE =
   'created, whose pages never skip';
 
 /**
- * SQL pieces for "rows matching `match` and `filter`" that never join every FTS hit to its (wide) tickets
- * row, which is what makes a naive join slow at 100,000 tickets (measured in tooling/bench/tickets-search.js).
- * The ids that pass both are collected once into `hits`, reused by the page and the count, and only the rows
- * of one page are read from tickets. Two ways to collect them:
- * - with a `seek` index (see {@link seekIndex}): one pass over tickets_fts checks each hit by seeking that
- *   index for (filter values, id), reading the row only for the hits that pass it, and scores the rest;
- * - without: SQLite drives from a filter index and checks membership in the FTS rowid list, and bm25
- *   ranking happens in a second pass over tickets_fts restricted to `hits`.
- * `scored: false` leaves the bm25 score out where a `seek` search sorts by something else. `rowids` is a
- * condition on the hits' row ids, which hold their status and priority (see {@link facetRowids}); with it
- * and no filter the first way is taken too: the range of row ids leaves few hits, and one pass scores them
- * all, where a search of words alone counts them in a second pass without bm25. A hit's ticket id is
- * {@link HIT_ID}; where a row id is bound, FTS5 ignores it unless it is an INTEGER, and better-sqlite3 binds
- * JavaScript numbers as REAL, so `tickets_fts.rowid = ?` with a number would match all.
+ * SQL pieces for "tickets matching `match` and `filters`"; only the rows of one page are read from tickets.
+ * With filters, the hits that pass them are collected once into `hits` (id, bm25 score), which the page and
+ * the count share. Each hit is checked by its id through the index of {@link seekIndex} where one holds the
+ * filters' columns, which spares reading the (wide) row of a hit that fails them. Without filters, the page
+ * and the count each read the index, and the count scores nothing. `scored: false` leaves out the bm25
+ * score where the sort is another. Row ids bound for FTS5 are cast: it ignores a row id condition whose value
+ * is not an INTEGER, and better-sqlite3 binds JavaScript numbers as REAL.
  */
-function textHits(
-  match: string,
-  filter: SQL | undefined,
-  {
-    seek,
-    scored = true,
-    rowids,
-  }: {
-    seek?: string | undefined;
-    scored?: boolean;
-    rowids?: SQL | undefined;
-  },
-) {
-  const matched = sql`tickets_fts MATCH ${match}${rowids ? sql` AND ${rowids}` : sql``}`;
-  const ftsIds = sql`SELECT ${HIT_ID} FROM tickets_fts WHERE ${matched}`;
-  /** Hits past `after` in relevance order, as a condition on a hit's score and id (a row value). */
-  const past = (score: SQL, id: SQL, after: RelevanceKey | undefined) =>
-    after
-      ? sql`(${score}, -${id}) > (coalesce((SELECT ${BM25} FROM tickets_fts WHERE tickets_fts MATCH ${match}
-              AND tickets_fts.rowid = coalesce((SELECT fts_rowid FROM tickets WHERE id = ${after.id}), -1)),
-              ${after.score}), ${-after.id})`
-      : undefined;
-  if ((filter && seek) || (!filter && rowids)) {
-    const check = filter
-      ? sql` AND EXISTS (SELECT 1 FROM tickets INDEXED BY ${sql.raw(seek ?? '')}
-                    WHERE ${filter} AND tickets.id = ${HIT_ID})`
-      : sql``;
-    const withHits = sql`WITH hits(id, score) AS MATERIALIZED (
-      SELECT ${HIT_ID}, ${scored ? BM25 : sql`NULL`} FROM tickets_fts WHERE ${matched}${check}) `;
-    return {
-      withHits,
-      ranked: (page: SQL, after?: RelevanceKey) => {
-        const start = past(sql`score`, sql`id`, after);
-        return sql`(SELECT id, score FROM hits${start ? sql` WHERE ${start}` : sql``}
-                    ORDER BY score, id DESC ${page}) AS ranked`;
-      },
-      count: sql`${withHits}SELECT count(*) AS n FROM hits`,
-      total: sql`(SELECT count(*) FROM hits)`,
-      ids: sql`(SELECT id FROM hits)`,
-    };
-  }
-  const withHits = filter
-    ? sql`WITH hits(id) AS MATERIALIZED (SELECT tickets.id FROM tickets WHERE ${filter} AND tickets.id IN (${ftsIds})) `
+function textHits(match: string, filters: readonly Filter[], scored: boolean) {
+  const filter = allOf(filters);
+  const seek = seekIndex(filters);
+  const tickets = sql.raw(seek ? `tickets INDEXED BY ${seek}` : 'tickets');
+  const check = filter
+    ? sql` AND EXISTS (SELECT 1 FROM ${tickets} WHERE ${filter} AND tickets.id = tickets_fts.rowid)`
     : sql``;
-  /** ids and bm25 scores of the best hits, best first (a subquery: `ranked.id`, `ranked.score`). */
-  const ranked = (page: SQL, after?: RelevanceKey) => {
-    const start = past(BM25, HIT_ID, after);
-    return sql`(SELECT ${HIT_ID} AS id, ${BM25} AS score FROM tickets_fts
-         WHERE ${matched}${filter ? sql` AND ${HIT_ID} IN hits` : sql``}${start ? sql` AND ${start}` : sql``}
-         ORDER BY score, id DESC ${page}) AS ranked`;
-  };
-  const count = filter
-    ? sql`${withHits}SELECT count(*) AS n FROM hits`
-    : sql`SELECT count(*) AS n FROM tickets_fts WHERE ${matched}`;
+  const matching = sql`SELECT tickets_fts.rowid AS id, ${scored ? BM25 : sql`NULL`} AS score
+    FROM tickets_fts WHERE tickets_fts MATCH ${match}${check}`;
+  const withHits = filter ? sql`WITH hits AS MATERIALIZED (${matching}) ` : sql``;
+  const hits = filter ? sql`hits` : sql`(${matching})`;
+  /**
+   * The hits past `after` in relevance order: after its (score, id), by the score it has now if its words
+   * still match, whatever the filters say of it now, else by the score it had (see {@link RelevanceKey}).
+   */
+  const past = (after: RelevanceKey) =>
+    sql` WHERE (score, -id) > (coalesce((SELECT ${BM25} FROM tickets_fts WHERE tickets_fts MATCH ${match}
+           AND tickets_fts.rowid = CAST(${after.id} AS INTEGER)), ${after.score}), ${-after.id})`;
   return {
     withHits,
-    ranked,
-    count,
+    /** ids and bm25 scores of the best hits, best first (a subquery: `ranked.id`, `ranked.score`). */
+    ranked: (page: SQL, after?: RelevanceKey) =>
+      sql`(SELECT id, score FROM ${hits}${after ? past(after) : sql``} ORDER BY score, id DESC ${page}) AS ranked`,
+    count: sql`${withHits}SELECT count(*) AS n FROM ${hits}`,
     /** The count as a scalar subquery inside a statement that starts with `withHits`. */
-    total: filter ? sql`(SELECT count(*) FROM hits)` : sql`(${count})`,
-    /** A set of matching ids for `tickets.id IN …`. */
-    ids: filter ? sql`hits` : sql`(${ftsIds})`,
+    total: sql`(SELECT count(*) FROM ${hits})`,
+    /** The matching ids, for `tickets.id IN …`. */
+    ids: sql`(SELECT id FROM ${hits})`,
   };
 }
 
@@ -228,7 +176,7 @@ function allOf(filters: readonly Filter[]): SQL | undefined {
     : undefined;
 }
 
-/** The index a text search with these filters checks its hits against (measured: a third faster), if any. */
+/** The index a text search with these filters checks its hits against, if any. */
 function seekIndex(filters: readonly Filter[]): string | undefined {
   const has = (column: Filter['column']) => filters.some((f) => f.column === column);
   return SEEK_INDEXES.find(([columns]) => columns.every(has))?.[1];
@@ -350,38 +298,6 @@ function term(db: TicketsDb, token: QueryToken): string {
 export function ftsAllOf(db: TicketsDb, tokens: readonly QueryToken[]): string | undefined {
   // An explicit AND: FTS5 reads juxtaposition as AND only between plain strings, not (groups).
   return tokens.length > 0 ? tokens.map((token) => term(db, token)).join(' AND ') : undefined;
-}
-
-/**
- * A status and priority as the index's row ids hold them above the ticket id (drizzle/0007_fts_rowid_facets.sql):
- * the priority's rank times 6, plus the status's place in the workflow (0 to 29).
- */
-export const facetCode = (status: Status, priority: Priority) =>
-  priorityRank(priority) * STATUSES.length + STATUSES.indexOf(status);
-
-/**
- * A status filter and a priority filter (either may be empty: any) as a condition on the row ids of
- * tickets_fts, which hold each ticket's {@link facetCode}: the range of row ids from the first code they let
- * through to the last, and when that range holds others, the codes themselves. FTS5 seeks to the range in each
- * word's list of tickets (kept in row id order) and reads only that stretch of it: one priority's tickets are
- * together, and within it the statuses in workflow order. Undefined when the filters let every ticket through.
- */
-export function facetRowids(status: readonly Status[], priority: readonly Priority[]): SQL | undefined {
-  const statuses = new Set(status.length > 0 ? status : STATUSES);
-  const priorities = new Set(priority.length > 0 ? priority : PRIORITIES);
-  if (statuses.size === STATUSES.length && priorities.size === PRIORITIES.length) return undefined;
-  const codes = [...priorities]
-    .flatMap((p) => [...statuses].map((s) => facetCode(s, p)))
-    .sort((a, b) => a - b);
-  const first = codes[0] ?? 0;
-  const last = codes[codes.length - 1] ?? 0;
-  // Whole numbers in the SQL text, which SQLite reads as INTEGERs (see textHits); under 2^53.
-  const range = `tickets_fts.rowid BETWEEN ${first * 2 ** ID_BITS} AND ${(last + 1) * 2 ** ID_BITS - 1}`;
-  return sql.raw(
-    codes.length === last - first + 1
-      ? range
-      : `${range} AND (tickets_fts.rowid >> ${ID_BITS}) IN (${codes.join(', ')})`,
-  );
 }
 
 /** Whether a match has at least `n` hits, counting no further (a common word stops early). */
@@ -575,8 +491,8 @@ function sinceOf(value: string | undefined, name: string): string | undefined {
 }
 
 /**
- * Search tickets: FTS5 MATCH over title and description joined to tickets by rowid, ranked by bm25 (title
- * weighted), or a plain filtered listing when there are no words. Filters are indexed columns; the cursor
+ * Search tickets: FTS5 MATCH over title and description, whose row id is the ticket id, ranked by bm25
+ * (title weighted), or a plain filtered listing when there are no words. Filters are indexed columns; the cursor
  * is bound to the words, filters and sort.
  */
 export function searchTickets(db: TicketsDb, options: SearchOptions): Page<SearchItem> & { note?: string } {
@@ -676,7 +592,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   // (A one-statement plan needs none, and skips its cost on the hottest search.)
 
   if (!match) {
-    // Plans measured at 100,000 tickets (tooling/bench/tickets-search.js); SQLite has no statistics here.
+    // SQLite has no statistics here: the plan follows from the kinds of filter.
     // With a narrow filter, drive from its index (the broad filters' indexes are hidden).
     const narrow = filters.some((f) => f.kind === 'narrow');
     const conds = filters.map((f) => f.cond(narrow && f.kind === 'broad'));
@@ -718,18 +634,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     // read the index as it is: the tickets its `note` says it left out, or created since, are not added to a
     // total whose cursor they may sort before (though another search may add them in between).
     if (firstPage) left = indexNewTickets(db);
-    // A status or priority filter is read off the hits' row ids (facetRowids), and the other filters check
-    // the hits through an index that holds them all; where they have none (a project, dates, a type), the
-    // index of the status or priority does, and checks those as well.
-    const rowids = facetRowids(options.status ?? [], options.priority ?? []);
-    const rest = filters.filter((f) => f.column !== 'status' && f.column !== 'priority');
-    const checked = rowids && (rest.length === 0 || seekIndex(rest)) ? rest : filters;
-    const filter = allOf(checked);
-    const text = textHits(match, filter, {
-      seek: seekIndex(checked),
-      scored: sort === 'relevance',
-      rowids,
-    });
+    const text = textHits(match, filters, sort === 'relevance');
     count = text.count;
     if (sort === 'relevance') {
       const start = after && { score: after[0] as number, id: after[1] as number };
@@ -743,7 +648,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     } else {
       rows = snapshot(db, () => {
         // Many hits: walk the sort order's index and stop at a full page; few: look them up and sort them.
-        const many = !filter && (db.get<{ n: number }>(text.count)?.n ?? 0) > DENSE_HITS;
+        const many = filters.length === 0 && (db.get<{ n: number }>(text.count)?.n ?? 0) > DENSE_HITS;
         const from = many ? sql.raw(`tickets INDEXED BY ${SORT_INDEX[sort]}`) : sql`tickets`;
         const conds = pageAfter(!many, [sql`tickets.id IN ${text.ids}`]);
         return db.all<Row>(
@@ -843,7 +748,7 @@ const charsAtMost = (row: Row) =>
 
 /**
  * Characters of JSON a page of results fills at most (about 10,000 tokens): 100 ordinary tickets fit, but
- * 100 of the longest titles and labels with descriptions came to 230,000.
+ * not 100 of the longest titles and labels with descriptions.
  */
 export const PAGE_CHARS = 40_000;
 
@@ -1014,7 +919,7 @@ export function findSimilarTickets(
     // Usually the best few hundred by bm25 hold enough open tickets of the project: filter just those rows.
     const rows = db.all<Candidate>(
       sql`SELECT ${columns} FROM (
-            SELECT ${HIT_ID} AS id, ${BM25} AS score FROM tickets_fts WHERE tickets_fts MATCH ${match}
+            SELECT tickets_fts.rowid AS id, ${BM25} AS score FROM tickets_fts WHERE tickets_fts MATCH ${match}
             ORDER BY score, id DESC LIMIT ${SIMILAR_PREFILTER}
           ) AS ranked JOIN tickets ON tickets.id = ranked.id${filter ? sql` WHERE ${filter}` : sql``}
           ORDER BY ranked.score, ranked.id DESC LIMIT ${keep}`,
@@ -1022,7 +927,7 @@ export function findSimilarTickets(
     // All that were wanted, or all there are: the best SIMILAR_PREFILTER hits are every hit.
     if (!filter || rows.length >= keep || !hitsReach(db, match, SIMILAR_PREFILTER + 1)) return rows;
     // The filters left fewer than wanted of the best hits: rank among the tickets that pass them.
-    const text = textHits(match, filter, { seek: seekIndex(filters) });
+    const text = textHits(match, filters, true);
     return db.all<Candidate>(
       sql`${text.withHits}SELECT ${columns}
           FROM ${text.ranked(sql`LIMIT ${keep}`)} JOIN tickets ON tickets.id = ranked.id

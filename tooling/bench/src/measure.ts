@@ -62,6 +62,10 @@ export async function coldStart(o: {
     const existing = await coldStartOnce(o.server, existingDir);
     o.dropCodeCache();
     const first = await coldStartOnce(o.server, mkdtempSync(join(o.tmp, 'fresh-')));
+    o.log(
+      `  cold start ${round < o.warmup ? 'warm-up' : 'round'} ${round + 1}/${o.warmup + o.runs}: ` +
+        `server ${fresh.toFixed(1)} ms, baseline ${baseline.toFixed(1)} ms`,
+    );
     if (round < o.warmup) continue;
     samples.fresh.push(fresh);
     samples.baseline.push(baseline);

@@ -34,7 +34,8 @@ Options:
   --one-cpu        run again under taskset on one allowed CPU (Linux), harness and servers alike
   --results        write each server's table into tooling/bench/RESULTS.md
   --no-build       skip the turbo build (the bins must be built)
-  --smoke          check the harness quickly: few runs, small seeds, no build; exits 1 if a figure is missing
+  --smoke          check the harness quickly: 2 cold starts, 10 calls, small seeds, no build; exits 1 if a
+                   figure is missing
   --runs N         cold starts per side (default 21)
   --warmup N       cold-start warm-up rounds, dropped (default 2)
   --calls N        timed calls per side and scenario (default 500; a scenario may ask for fewer)
@@ -49,10 +50,11 @@ const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-function count(value: string | undefined, fallback: number, name: string): number {
+function count(value: string | undefined, fallback: number, name: string, min = 1): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} wants a whole number above 0, got ${value}`);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`--${name} wants a whole number from ${min}, got ${value}`);
   return n;
 }
 
@@ -160,10 +162,10 @@ async function main(): Promise<number> {
   }
   const smoke = values.smoke;
   if (smoke && values.results) throw new Error('--smoke figures are not results: drop --results');
-  const runs = count(values.runs, smoke ? 3 : 21, 'runs');
-  const warmup = count(values.warmup, smoke ? 1 : 2, 'warmup');
-  const calls = count(values.calls, smoke ? 20 : 500, 'calls');
-  const callWarmup = count(values['call-warmup'], smoke ? 5 : 20, 'call-warmup');
+  const runs = count(values.runs, smoke ? 2 : 21, 'runs');
+  const warmup = count(values.warmup, smoke ? 0 : 2, 'warmup', 0);
+  const calls = count(values.calls, smoke ? 10 : 500, 'calls');
+  const callWarmup = count(values['call-warmup'], smoke ? 2 : 20, 'call-warmup', 0);
 
   const servers = findServers(positionals);
   if (servers.length === 0) throw new Error('no built server (servers/*/dist/index.cjs): run `pnpm build`');
@@ -183,6 +185,7 @@ async function main(): Promise<number> {
     const tmp = mkdtempSync(join(tmpdir(), `shipyard-bench-${server.name}-`));
     try {
       log(`bench ${server.name}: ${relative(root, server.bin)} against ${relative(root, baselineScript)}`);
+      const machineAtStart = machine();
       const bench = await loadBench(server.name);
       const side: Side = { script: server.bin, args: (dataDir) => ['--data-dir', dataDir] };
       const codeCache = join(dirname(server.bin), 'bundle.cjs.cache');
@@ -216,7 +219,7 @@ async function main(): Promise<number> {
       const result: Result = {
         meta: {
           server: server.name,
-          machine: machine(),
+          machine: machineAtStart,
           date: new Date().toISOString().slice(0, 16).replace('T', ' ').concat(' UTC'),
           commit: measuredCommit,
           command: ['pnpm bench', server.name, ...options].join(' '),

@@ -50,11 +50,8 @@ const { spawnServer } = await import('@shipyard/testing');
 const pkg = JSON.parse(readFileSync(join(root, 'servers', name, 'package.json'), 'utf8'));
 const dataDir = mkdtempSync(join(tmpdir(), 'shipyard-demo-'));
 const stderr = [];
-const client = await spawnServer(
-  join(root, 'servers', name, Object.values(pkg.bin)[0]),
-  ['--data-dir', dataDir, '--user', 'ana'],
-  { stderr },
-);
+/** @type {Awaited<ReturnType<typeof spawnServer>> | undefined} */
+let client;
 
 const session = {
   async call(tool, args) {
@@ -128,6 +125,11 @@ const scenarios = {
 
 let failed = false;
 try {
+  client = await spawnServer(
+    join(root, 'servers', name, Object.values(pkg.bin)[0]),
+    ['--data-dir', dataDir, '--user', 'ana'],
+    { stderr },
+  );
   console.log(
     `A scripted client talks to ${name} over stdio, as a host would: → is what it sends, ← what the server answers (shortened).`,
   );
@@ -152,7 +154,7 @@ try {
   failed = true;
   console.error(`\npnpm demo ${name} failed: ${error.message}\n${stderr.join('')}`);
 } finally {
-  await client.close();
+  await client?.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

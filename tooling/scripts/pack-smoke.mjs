@@ -2,16 +2,19 @@
 // pack-smoke [server…]: what a user gets from `npx -y @shipyard/<name>`. Pack each published server
 // (default: every servers/* package that is not private), install the tarballs with npm into an empty
 // folder outside the workspace, spawn each installed bin over stdio and complete initialize, tools/list
-// and one tool call (package.json "shipyard.smoke": { "tool", "arguments" }).
+// and one tool call (package.json "shipyard.smoke": { "tool", "arguments" }). It builds what it packs first.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callOk, spawnServer } from '@shipyard/testing';
+import { build, root, serverNames, unknownServer } from './workspace.mjs';
 
-const root = new URL('../..', import.meta.url).pathname;
-const wanted = process.argv.slice(2);
+const wanted = process.argv.slice(2).filter((arg, index) => index > 0 || arg !== '--');
+for (const name of wanted.filter((name) => !serverNames().includes(name))) {
+  console.error(unknownServer(name, 'pnpm pack-smoke'));
+  process.exit(2);
+}
 const servers = readdirSync(join(root, 'servers'))
   .filter((name) => existsSync(join(root, 'servers', name, 'package.json')))
   .map((name) => ({ name, dir: join(root, 'servers', name) }))
@@ -22,6 +25,13 @@ if (servers.length === 0) {
   console.log('pack-smoke: no published server to check');
   process.exit(0);
 }
+
+// The servers' prepack builds each one too; the client below needs @shipyard/testing built.
+if (!build([...servers.map((server) => `${server.pkg.name}...`), '@shipyard/testing'])) {
+  console.error('pack-smoke: the build failed (above), so there is nothing to pack');
+  process.exit(1);
+}
+const { callOk, spawnServer } = await import('@shipyard/testing');
 
 /** Whether a file exists within five seconds (the server writes its code cache as it exits). */
 async function appears(file) {
@@ -37,13 +47,28 @@ const packs = join(work, 'packs');
 const app = join(work, 'app');
 let failures = 0;
 try {
+  const tarballs = [];
   for (const server of servers) {
+    const before = new Set(existsSync(packs) ? readdirSync(packs) : []);
     execFileSync('pnpm', ['pack', '--pack-destination', packs], {
       cwd: server.dir,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
+    const tarball = join(packs, readdirSync(packs).find((file) => !before.has(file)) ?? '');
+    tarballs.push(tarball);
+    // What a user downloads: the bin, and no source map (several times the size of the code it maps).
+    const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
+    const bin = Object.values(server.pkg.bin)[0].replace(/^\.\//, 'package/');
+    const maps = files.filter((file) => file.endsWith('.map'));
+    const problems = [
+      ...(files.includes(bin) ? [] : [`has no ${bin}`]),
+      ...maps.map((map) => `ships ${map}`),
+    ];
+    if (problems.length > 0) {
+      failures++;
+      console.error(`pack-smoke: ${server.pkg.name} FAILED: its tarball ${problems.join(' and ')}`);
+    }
   }
-  const tarballs = readdirSync(packs).map((file) => join(packs, file));
   execFileSync('mkdir', ['-p', app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-smoke', private: true }));
   console.log(`pack-smoke: npm install ${tarballs.map((t) => t.split('/').pop()).join(' ')}`);

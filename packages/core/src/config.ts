@@ -124,9 +124,12 @@ function checkUser(user: string, source: string): void {
 }
 
 function parseFlags(argv: readonly string[]) {
+  // A leading `--` only separates a wrapper's arguments from the server's (`pnpm start tickets -- --user
+  // ana` passes it through); anywhere else it still ends the flags, and what follows is refused.
+  const args = argv[0] === '--' ? argv.slice(1) : [...argv];
   try {
     return parseArgs({
-      args: [...argv],
+      args,
       options: OPTIONS,
       strict: true,
       allowPositionals: false,

@@ -377,4 +377,16 @@ describe('parseConfig', () => {
     usageError(['--port']);
     usageError(['--read-only=yes']);
   });
+
+  it('takes a leading -- as the separator a wrapper passes before the flags, and refuses it elsewhere', () => {
+    expect(parseConfig(['--', '--user', 'ana', '--read-only'], {})).toMatchObject({
+      user: 'ana',
+      readOnly: true,
+    });
+    expect(parseConfig(['--'], {})).toEqual(parseConfig([], {}));
+    expect(parseConfig(['--', '--version'], {}).version).toBe(true);
+    expect(usageError(['--read-only', '--', '--user', 'ana']).message).toContain("'--user'");
+    expect(usageError(['--', '--', '--user', 'ana']).message).toContain("'--user'");
+    usageError(['--', 'stdio']);
+  });
 });

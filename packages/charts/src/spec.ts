@@ -143,7 +143,11 @@ function xEncoding(input: ChartInput, type: XType, domain: (string | number)[], 
       ? { field: 'x', type: 'ordinal', timeUnit: 'utcyearmonthdate', title, axis }
       : { field: 'x', type: 'temporal', scale: { type: 'utc' }, title, axis: { ...axis, tickCount: 8 } };
   }
-  if (type === 'quantitative' && !discrete) return { field: 'x', type: 'quantitative', title };
+  if (type === 'quantitative') {
+    return discrete
+      ? { field: 'x', type: 'ordinal', sort: 'ascending', title, axis: { labelAngle: 0 } }
+      : { field: 'x', type: 'quantitative', title };
+  }
   // Categories keep the order of their first appearance ("Sprint 9" before "Sprint 10").
   return { field: 'x', type: 'ordinal', sort: domain, title, axis: { labelAngle: 0 } };
 }

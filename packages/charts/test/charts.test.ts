@@ -98,6 +98,36 @@ describe('bar charts', () => {
   });
 });
 
+describe('bar charts on days and numbers', () => {
+  it('gives one bar group per day, days in order', async () => {
+    const svg = await barChart({
+      title: 'Runs',
+      x: { title: 'Day', type: 'temporal' },
+      y: { title: 'Runs' },
+      series: [
+        {
+          name: 'ok',
+          points: [
+            { x: '2026-03-03', y: 5 },
+            { x: '2026-03-02', y: 3 },
+          ],
+        },
+      ],
+    });
+    expect(texts(svg).filter((text) => text.startsWith('Mar'))).toEqual(['Mar 02', 'Mar 03']);
+  });
+
+  it('puts numbers in ascending order', async () => {
+    const svg = await barChart({
+      title: 'Runs',
+      x: { title: 'Build', type: 'quantitative' },
+      y: { title: 'Minutes' },
+      series: [{ name: 'ok', points: [1, 10, 2].map((x) => ({ x, y: x })) }],
+    });
+    expect(texts(svg).slice(0, 3)).toEqual(['1', '2', '10']);
+  });
+});
+
 describe('house style', () => {
   it('colours series with the colour-blind-safe palette, in order, and sets a generic font', () => {
     const spec = JSON.stringify(chartSpec('bar', velocity));

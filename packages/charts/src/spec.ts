@@ -5,7 +5,7 @@ export type ChartKind = 'line' | 'bar' | 'stackedBar';
 export type XType = 'temporal' | 'ordinal' | 'quantitative';
 
 export interface Point {
-  /** A day as 'YYYY-MM-DD' (or a full ISO time) for temporal, a label for ordinal, a number for quantitative. */
+  /** A day 'YYYY-MM-DD' (or an ISO time with a zone) for temporal, a label for ordinal, a number for quantitative. */
   x: string | number;
   y: number;
 }
@@ -98,14 +98,17 @@ function size(value: number | undefined, fallback: number, name: string): number
   return value;
 }
 
+const ISO_DAY_OR_TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
 function checkX(x: unknown, type: XType, where: string): string | number {
   if (type === 'quantitative') {
     if (typeof x !== 'number' || !Number.isFinite(x)) fail(`${where}: x must be a finite number`);
     return x;
   }
   if (type === 'temporal') {
-    if (typeof x !== 'string' || Number.isNaN(Date.parse(x)))
-      fail(`${where}: x must be a date such as '2026-01-31'`);
+    // A time without a zone would be read in the machine's own: it must say which.
+    if (typeof x !== 'string' || !ISO_DAY_OR_TIME.test(x) || Number.isNaN(Date.parse(x)))
+      fail(`${where}: x must be a day such as '2026-01-31', or an ISO time with Z or an offset`);
     return x;
   }
   if (typeof x === 'number' && Number.isFinite(x)) return String(x);

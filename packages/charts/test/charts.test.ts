@@ -135,6 +135,18 @@ describe('house style', () => {
     expect(spec).toContain('"font":"sans-serif"');
   });
 
+  it('escapes text: titles and names are data, never markup', async () => {
+    const title = 'Tom & Jerry <b>"quoted"</b>';
+    const svg = await barChart({
+      ...velocity,
+      title,
+      series: [{ name: '<script>', points: [{ x: 'a&b', y: 1 }] }],
+    });
+    parseSvg(svg);
+    expect(svg).not.toContain('<script>');
+    expect(texts(svg)).toEqual(expect.arrayContaining([title, '<script>', 'a&b']));
+  });
+
   it('draws at the size asked for', async () => {
     const root = parseSvg(await barChart({ ...velocity, width: 800, height: 400 }));
     expect(root).toMatchObject({ width: '800', height: '400' });
@@ -195,7 +207,12 @@ describe('input', () => {
       { ...velocity, series: [velocity.series[0], velocity.series[0]] },
       /two series/,
     ],
-    ['a day that is no date', { ...burndown, markers: [{ x: 'someday', label: 'Scope' }] }, /date/],
+    ['a day that is no date', { ...burndown, markers: [{ x: 'someday', label: 'Scope' }] }, /a day/],
+    [
+      'a time without a zone',
+      { ...burndown, markers: [{ x: '2026-03-05T10:00', label: 'Scope' }] },
+      /zone|offset/,
+    ],
     ['a width out of range', { ...velocity, width: 10 }, /width/],
     ['points that are not an array', { ...velocity, series: [{ name: 'A', points: null }] }, /points/],
   ])('refuses %s with a ChartInputError', async (_, input, message) => {

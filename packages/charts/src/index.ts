@@ -1,0 +1,25 @@
+export {
+  barChart,
+  lineChart,
+  type PngOptions,
+  renderChart,
+  renderSvg,
+  SANS_SERIF_FONT,
+  stackedBarChart,
+  svgToPng,
+} from './render.js';
+export {
+  type ChartInput,
+  ChartInputError,
+  type ChartKind,
+  chartSpec,
+  DEFAULT_HEIGHT,
+  DEFAULT_WIDTH,
+  FONT_FAMILY,
+  type Marker,
+  NO_DATA,
+  PALETTE,
+  type Point,
+  type Series,
+  type XType,
+} from './spec.js';

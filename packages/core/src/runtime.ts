@@ -94,7 +94,8 @@ export class Runtime {
 
   /**
    * What is wrong with a body that is an `initialize` request with bad params, as the -32602 error that
-   * names them; undefined for anything else. (For HTTP, which must answer it before any session exists.)
+   * names them; undefined for anything else. (For HTTP, which must answer it before any session exists; a
+   * method, so the HTTP module imports nothing of the runtime's and stays in its own bundle chunk.)
    */
   initializeProblem(body: unknown): { code: number; message: string } | undefined {
     if ((body as { method?: unknown } | null)?.method !== 'initialize') return undefined;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { isShipyardError, ShipyardError } from './errors.js';
 import { type Logger, stackOf } from './logger.js';

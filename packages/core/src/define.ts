@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ShipyardError } from './errors.js';
 import type { Logger } from './logger.js';
 
 /** A zod raw shape: the fields of an object schema. */
@@ -57,6 +58,9 @@ export interface ToolDefinition<I extends Shape = Shape, O extends Shape = Shape
   elsewhere?: Readonly<Record<string, string>>;
   handler(input: Infer<I>, ctx: ToolContext<Deps>): InferInput<O> | Promise<InferInput<O>>;
 }
+
+/** A tool of any shapes, as the runtime holds them. */
+export type AnyTool = ToolDefinition<any, any, unknown>;
 
 /**
  * Completion values: all of them (core sends the first 100 and counts the rest), or the first ones with the
@@ -171,6 +175,11 @@ export interface ServerDefinition<Deps = any> {
    * to something, stopped (by calling what it returns) when no subscription is left or on shutdown.
    */
   watch?(changed: (...uris: string[]) => void): () => void;
+  /**
+   * Turn an error a handler threw that is not a ShipyardError into one the caller is told (a database lock
+   * timeout into a Conflict to retry), logged as a warning; undefined leaves it an internal error.
+   */
+  mapError?(error: unknown): ShipyardError | undefined;
   /** Token budget for tools/list checked by the linter (default 3,500). */
   tokenBudget?: number;
 }

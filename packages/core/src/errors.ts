@@ -71,21 +71,6 @@ export class Upstream extends ShipyardError {
   }
 }
 
-/**
- * SQLite's "database is locked" (SQLITE_BUSY and its extended codes), thrown when another process held the
- * write lock longer than the connection's busy_timeout, as a Conflict to retry. SQLite applies a statement
- * or a transaction whole or not at all, so nothing of the failed call was written. Undefined for any other
- * error.
- */
-export function databaseBusy(error: unknown): Conflict | undefined {
-  const code = (error as { code?: unknown } | null | undefined)?.code;
-  if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY')) return undefined;
-  return new Conflict(
-    'The database is busy: another process using the same data directory held its write lock too long',
-    { hint: 'Nothing was changed; retry the call in a few seconds' },
-  );
-}
-
 export function isShipyardError(error: unknown): error is ShipyardError {
   return error instanceof ShipyardError;
 }

@@ -41,6 +41,7 @@ export {
   ShipyardError,
   Upstream,
 } from './errors.js';
+export type { ErrorMapper } from './faults.js';
 export type { HttpHandle, HttpOptions } from './http.js';
 export type { Logger, LogLevel } from './logger.js';
 export { createLogger } from './logger.js';

@@ -146,7 +146,7 @@ export async function runServer(
     log.info(`listening on ${http.url}`, { readOnly: config.readOnly, tools: runtime.toolNames.length });
   } else {
     // The transport checks every request it passes on (readLine).
-    await runtime.connect(new StdioTransport(process.stdin, process.stdout, log), { requestsChecked: true });
+    await runtime.connect(new StdioTransport(process.stdin, process.stdout, log));
     log.debug('serving on stdio', { readOnly: config.readOnly, tools: runtime.toolNames.length });
     // Started by hand in a terminal, the server would wait silently for a host that never comes.
     if (process.stdin.isTTY && config.logLevel !== 'silent') {

@@ -34,7 +34,7 @@ export async function connect(
 ): Promise<Harness> {
   const logs: string[] = [];
   const logger = createLogger(definition.name, { level: 'debug', write: (line) => logs.push(line) });
-  const runtime = new Runtime(definition, { crossCheckOutputs: true, ...options, logger });
+  const runtime = new Runtime(definition, { ...options, logger });
   const clients: Client[] = [];
   const connectClient = async (): Promise<Client> => {
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

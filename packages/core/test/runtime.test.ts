@@ -1,6 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   type CallToolResult,
   CallToolResultSchema,
@@ -1380,9 +1379,9 @@ describe('errors and the drain outside tool calls', () => {
   });
 });
 
-describe('connect on a transport that checks its requests', () => {
+describe('requests through the SDK dispatch', () => {
   /** A raw session on an in-memory pair: what the server answers, by id. */
-  async function rawSession(requestsChecked: boolean) {
+  async function rawSession() {
     const runtime = new Runtime(createSample(), { logger: createLogger('notes', { level: 'silent' }) });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const answers = new Map<unknown, JSONRPCMessage>();
@@ -1392,7 +1391,7 @@ describe('connect on a transport that checks its requests', () => {
         clientSide.send({ jsonrpc: '2.0', id: message.id, result: {} });
       else if ('id' in message) answers.set(message.id, message);
     };
-    const server = await runtime.connect(serverSide, { requestsChecked });
+    const server = await runtime.connect(serverSide);
     await clientSide.start();
     const send = (message: Record<string, unknown>) =>
       clientSide.send({ jsonrpc: '2.0', ...message } as JSONRPCMessage);
@@ -1406,44 +1405,78 @@ describe('connect on a transport that checks its requests', () => {
   }
 
   // A request with a member JSON-RPC does not have: core's transports answer it -32600 before the runtime
-  // sees it, and the SDK's dispatch drops it as a message of no known type. Only a transport that does not
-  // check could hand it over; it shows which way requests go.
+  // sees it, and the SDK's dispatch drops it as a message of no known type.
   const odd = { id: 2, method: 'tools/list', extra: true };
 
-  it('takes requests straight to their handlers, and the rest through the SDK', async () => {
-    const { server, answers, send, close } = await rawSession(true);
+  it('answers requests, drops what is no message, and passes responses to the server', async () => {
+    const { server, answers, send, close } = await rawSession();
     await send(odd);
     // A response whose method member is not a string is a response (which the SDK drops), not a request.
     await send({ id: 4, method: 5, result: {} });
     await send({ id: 3, method: 'tools/call', params: { name: 'echo_text', arguments: { text: 'hi' } } });
     await waitFor(() => answers.has(3), 'the tools/call answer');
-    expect(answers.get(2)).toMatchObject({ result: { tools: expect.any(Array) } });
+    expect(answers.has(2)).toBe(false);
     expect(answers.has(4)).toBe(false);
     expect(answers.get(3)).toMatchObject({ result: { structuredContent: { text: 'hi' } } });
     // A response to the server's own request goes through the SDK's dispatch to the request waiting for it.
     await expect(server.ping()).resolves.toEqual({});
     await close();
   });
+});
 
-  it('leaves every message to the SDK on a transport that does not say it checks', async () => {
-    const { answers, send, close } = await rawSession(false);
-    await send(odd);
-    await send({ id: 3, method: 'tools/list' });
-    await waitFor(() => answers.has(3), 'the tools/list answer');
-    expect(answers.has(2)).toBe(false);
-    await close();
+describe('output checks', () => {
+  /** The sample server with a tool answering `answer` against its output schema. */
+  async function startAnswering(answer: unknown) {
+    const definition = createSample();
+    definition.tools = [
+      ...definition.tools,
+      defineTool({
+        name: 'answer_it',
+        title: 'Answer it',
+        description: 'Return a fixed answer; for tests of the output check.',
+        input: {},
+        output: { key: z.string(), count: z.number().int() },
+        annotations: {
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
+        handler: () => answer as { key: string; count: number },
+      }),
+    ];
+    harness = await connect(definition);
+    return harness;
+  }
+
+  it('sends an answer with a key the schema lacks without it', async () => {
+    const { client } = await startAnswering({ key: 'a', count: 1, secret: '/srv/x' });
+    const result = await client.callTool({ name: 'answer_it', arguments: {} });
+    expect(expectToolOk(result)).toEqual({ key: 'a', count: 1 });
+    expect(JSON.stringify(result)).not.toContain('/srv/x');
   });
 
-  it('relies on the SDK keeping its request handlers in a map (its _requestHandlers)', async () => {
-    // Without it, handlers are registered through the SDK, which parses each request once more.
-    const { runtime } = await start();
-    const server = runtime.createServer() as unknown as { _requestHandlers?: unknown };
-    expect(server._requestHandlers).toBeInstanceOf(Map);
-    expect((server._requestHandlers as Map<string, unknown>).has('tools/call')).toBe(true);
+  it('fails a call whose answer does not match its schema, naming the tool in the log only', async () => {
+    const { client, logs } = await startAnswering({ key: 'a', count: 'one' });
+    const error = expectToolError(await client.callTool({ name: 'answer_it', arguments: {} }), 'internal');
+    expect(error.message).not.toContain('count');
+    expect(logs.join('')).toMatch(/output of answer_it does not match its schema/);
   });
+});
 
-  it('relies on the SDK handling a request it is handed (its _onrequest)', () => {
-    // Without it, requests still work (through the SDK's dispatch), only slower: this says when it is gone.
-    expect(typeof (Protocol.prototype as unknown as { _onrequest?: unknown })._onrequest).toBe('function');
+describe('mapError', () => {
+  it('leaves an error internal when the definition maps it to nothing, or its mapper throws', async () => {
+    const definition = createSample();
+    definition.mapError = () => {
+      throw new Error('mapper broke');
+    };
+    harness = await connect(definition);
+    const { client, logs } = harness;
+    const error = expectToolError(
+      await client.callTool({ name: 'fail_with', arguments: { kind: 'busy' } }),
+      'internal',
+    );
+    expect(error.message).toMatch(/Internal error in tool fail_with/);
+    expect(logs.join('')).toMatch(/ error .*internal error in tool fail_with/);
   });
 });

@@ -92,7 +92,7 @@ describe('classifyLine and what the SDK drops', () => {
   });
 
   it('passes on a message with a string method and an id only when it is a request to the SDK too', () => {
-    // What lets the runtime take such a message straight to its handler (connect's requestsChecked).
+    // A message the transport passes on with a string method and an id is one the SDK dispatches as a request.
     const responses = [
       '{"jsonrpc":"2.0","id":7,"method":5,"result":{}}',
       '{"jsonrpc":"2.0","id":1.5,"method":null,"error":{"code":1,"message":"x"}}',

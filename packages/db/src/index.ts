@@ -1,4 +1,5 @@
 export { MEMORY, resolveDataDir } from './data-dir.js';
+export { sqliteErrors } from './errors.js';
 export { type LazyDatabase, lazyDatabase } from './lazy.js';
 export { type MigrateResult, migrate } from './migrate.js';
 export {

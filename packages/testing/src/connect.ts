@@ -16,11 +16,7 @@ export interface Connected extends Client {
   runtime: Runtime;
 }
 
-/**
- * A real MCP Client talking to the definition over the in-memory transport. Close it with `client.close()`.
- * Every answer is checked by zod as well as by the lean output check (`crossCheckOutputs`, on unless the
- * options turn it off), so a test fails where the two disagree.
- */
+/** A real MCP Client talking to the definition over the in-memory transport. Close it with `client.close()`. */
 export async function connect(
   definition: ServerDefinition,
   options: ConnectOptions = {},
@@ -30,7 +26,7 @@ export async function connect(
     level: logs ? 'debug' : 'error',
     write: (line) => (logs ? logs.push(line) : process.stderr.write(line)),
   });
-  const runtime = new Runtime(definition, { crossCheckOutputs: true, ...runtimeOptions, logger });
+  const runtime = new Runtime(definition, { ...runtimeOptions, logger });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await runtime.connect(serverTransport);
   const client = new Client({ name: 'shipyard-test', version: '0.0.0' });

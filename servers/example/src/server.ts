@@ -1,4 +1,5 @@
 import { defineServer } from '@shipyard/core';
+import { sqliteErrors } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import type { ExampleDeps } from './deps.js';
 import { prompts } from './prompts.js';
@@ -22,6 +23,7 @@ export function createExampleServer(deps: ExampleDeps) {
     prompts,
     warmUp: () => deps.warmUp?.(),
     close: () => deps.close?.(),
+    mapError: sqliteErrors,
   });
 }
 

@@ -1,4 +1,5 @@
 import { defineServer } from '@shipyard/core';
+import { sqliteErrors } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import type { TicketsDeps } from './deps.js';
 import { watchOtherProcesses } from './domain/watch.js';
@@ -59,6 +60,7 @@ export function createTicketsServer(deps: TicketsDeps) {
     prompts,
     warmUp: () => deps.warmUp?.(),
     close: () => deps.close?.(),
+    mapError: sqliteErrors,
     // Several hosts may share one data directory: their changes reach this process's subscribers too.
     watch: (changed) => watchOtherProcesses(deps.db, changed),
   });

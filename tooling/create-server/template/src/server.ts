@@ -1,4 +1,5 @@
 import { defineServer } from '@shipyard/core';
+import { sqliteErrors } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import type { __Pascal__Deps } from './deps.js';
 import { prompts } from './prompts.js';
@@ -19,6 +20,7 @@ export function create__Pascal__Server(deps: __Pascal__Deps) {
     prompts,
     warmUp: () => deps.warmUp?.(),
     close: () => deps.close?.(),
+    mapError: sqliteErrors,
   });
 }
 

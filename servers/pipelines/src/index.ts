@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+import { fileURLToPath } from 'node:url';
+import { runServer } from '@shipyard/core';
+import { lazyDatabase } from '@shipyard/db';
+import pkg from '../package.json' with { type: 'json' };
+import { openPipelinesDatabase } from './db/open.js';
+import { createPipelinesServer } from './server.js';
+
+// dist/index.cjs and src/index.ts both sit one level below the package root, next to drizzle/.
+const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
+
+// The database opens after the first client has initialized (warmUp), not before `initialize` is answered.
+runServer(
+  (config) => createPipelinesServer(lazyDatabase(() => openPipelinesDatabase(config.dataDir, migrations))),
+  { name: 'pipelines', version: pkg.version, description: pkg.description },
+);

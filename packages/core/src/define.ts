@@ -31,6 +31,11 @@ export interface ToolContext<Deps = unknown> extends BaseContext<Deps> {
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Aborted when the client cancels the request or the server shuts down. */
   signal: AbortSignal;
+  /**
+   * The root URIs the client offers (`file:///home/ana/project`), asked of the client at each call;
+   * undefined when the client does not declare the roots capability.
+   */
+  roots(): Promise<string[] | undefined>;
 }
 
 export interface ToolDefinition<I extends Shape = Shape, O extends Shape = Shape, Deps = any> {

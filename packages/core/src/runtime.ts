@@ -43,6 +43,13 @@ interface Session {
   subscriptions: Subscriptions;
 }
 
+/** The client's root URIs, or undefined when it does not declare the roots capability. */
+async function clientRoots(server: Server, extra: Extra): Promise<string[] | undefined> {
+  if (!server.getClientCapabilities()?.roots) return undefined;
+  const { roots } = await server.listRoots(undefined, { signal: extra.signal });
+  return roots.map((root) => root.uri);
+}
+
 /**
  * The protocol side of a server definition: owns the sessions, registers the handlers of the tools,
  * resources and prompts on each, tracks in-flight requests and runs warm-up, watch and close. One Runtime
@@ -261,7 +268,7 @@ export class Runtime {
     this.onRequest(server, ListToolsRequestSchema, () => ({ tools: tools.list() }));
     // A loose schema: a call's bad arguments are answered as a tool result.
     this.onRequest(server, ToolCallRequestSchema, (request, extra) =>
-      tools.call(request.params.name, request.params.arguments, extra),
+      tools.call(request.params.name, request.params.arguments, extra, () => clientRoots(server, extra)),
     );
     this.onRequest(server, ListResourcesRequestSchema, () => resources.list());
     this.onRequest(server, ListResourceTemplatesRequestSchema, () => resources.templates());

@@ -117,7 +117,13 @@ export class Tools {
     return this.listing;
   }
 
-  async call(name: unknown, args: unknown, extra?: Extra): Promise<CallToolResult> {
+  /** `roots` asks the calling session's client for its roots (undefined: it declares none). */
+  async call(
+    name: unknown,
+    args: unknown,
+    extra?: Extra,
+    roots?: () => Promise<string[] | undefined>,
+  ): Promise<CallToolResult> {
     const names = this.names;
     if (typeof name !== 'string') {
       throw new RpcError(
@@ -158,7 +164,7 @@ export class Tools {
     }
     let value: unknown;
     try {
-      value = await tool.def.handler(parsed.data, this.context(extra));
+      value = await tool.def.handler(parsed.data, this.context(extra, roots));
     } catch (error) {
       if (isShipyardError(error)) return errorResult(error);
       return errorResult(this.scope.faults.internal(`tool ${name}`, error));
@@ -174,7 +180,10 @@ export class Tools {
   }
 
   /** A handler's context: the base one, with the call's signal, progress and `changed`. */
-  private context(extra: Extra | undefined): ToolContext<unknown> {
+  private context(
+    extra: Extra | undefined,
+    roots: (() => Promise<string[] | undefined>) | undefined,
+  ): ToolContext<unknown> {
     const progressToken = extra?._meta?.progressToken;
     const shutdown = this.scope.shutdown;
     let signal: AbortSignal | undefined;
@@ -190,6 +199,7 @@ export class Tools {
         return signal;
       },
       changed: (...uris: string[]) => this.scope.changed(...uris),
+      roots: async () => (roots ? roots() : undefined),
       progress: async (progress: number, total?: number, message?: string) => {
         if (progressToken === undefined || !extra) return;
         await extra.sendNotification({

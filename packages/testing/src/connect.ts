@@ -3,12 +3,17 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ListRootsRequestSchema,
+  ResourceUpdatedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { createLogger, Runtime, type RuntimeOptions, type ServerDefinition } from '@shipyard/core';
 
 export interface ConnectOptions extends Omit<RuntimeOptions, 'logger'> {
   /** Capture the server's log lines here instead of writing them to stderr. */
   logs?: string[];
+  /** Root URIs the client offers (it declares the roots capability); without it the client declares none. */
+  roots?: string[];
 }
 
 export interface Connected extends Client {
@@ -21,7 +26,7 @@ export async function connect(
   definition: ServerDefinition,
   options: ConnectOptions = {},
 ): Promise<Connected> {
-  const { logs, ...runtimeOptions } = options;
+  const { logs, roots, ...runtimeOptions } = options;
   const logger = createLogger(definition.name, {
     level: logs ? 'debug' : 'error',
     write: (line) => (logs ? logs.push(line) : process.stderr.write(line)),
@@ -29,7 +34,13 @@ export async function connect(
   const runtime = new Runtime(definition, { ...runtimeOptions, logger });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await runtime.connect(serverTransport);
-  const client = new Client({ name: 'shipyard-test', version: '0.0.0' });
+  const client = new Client(
+    { name: 'shipyard-test', version: '0.0.0' },
+    roots ? { capabilities: { roots: {} } } : {},
+  );
+  if (roots) {
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((uri) => ({ uri })) }));
+  }
   await client.connect(clientTransport);
   const originalClose = client.close.bind(client);
   return Object.assign(client, {

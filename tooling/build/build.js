@@ -11,7 +11,7 @@
 //   server.json     MCP Registry metadata (published packages, those with "mcpName")
 import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { SETTINGS } from '@shipyard/core';
+import { SETTINGS, settingRow } from '@shipyard/core';
 import { loadDefinition, renderReference, replaceReference } from '@shipyard/core/lint';
 import { build } from 'esbuild';
 
@@ -94,12 +94,14 @@ if (pkg.mcpName) {
         identifier: pkg.name,
         version: pkg.version,
         transport: { type: 'stdio' },
-        environmentVariables: SETTINGS.filter((setting) => setting.env).map((setting) => ({
-          name: setting.env,
-          description: setting.description,
-          isRequired: false,
-          isSecret: setting.env === 'SHIPYARD_HTTP_TOKEN',
-        })),
+        environmentVariables: [...(definition.settings ?? []).map(settingRow), ...SETTINGS]
+          .filter((setting) => setting.env)
+          .map((setting) => ({
+            name: setting.env,
+            description: setting.description,
+            isRequired: false,
+            isSecret: setting.env === 'SHIPYARD_HTTP_TOKEN',
+          })),
       },
     ],
   };

@@ -21,6 +21,21 @@ export interface ServerConfig {
   allowedHosts: string[];
   help: boolean;
   version: boolean;
+  /** The values of the server's own settings (ServerSetting), by flag name; unset ones are absent. */
+  settings: Record<string, string>;
+}
+
+/**
+ * A setting of one server, besides core's: a flag taking a value (`--repo OWNER/NAME`), the environment
+ * variable it falls back to, and what it does (shown in --help and the generated README).
+ */
+export interface ServerSetting {
+  /** The flag's name without dashes, e.g. `repo`. */
+  flag: string;
+  /** How the value is written in help, e.g. `OWNER/NAME`. */
+  value: string;
+  env: string;
+  description: string;
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -123,14 +138,15 @@ function checkUser(user: string, source: string): void {
   }
 }
 
-function parseFlags(argv: readonly string[]) {
+function parseFlags(argv: readonly string[], extra: readonly ServerSetting[]) {
   // A leading `--` only separates a wrapper's arguments from the server's (`pnpm start tickets -- --user
   // ana` passes it through); anywhere else it still ends the flags, and what follows is refused.
   const args = argv[0] === '--' ? argv.slice(1) : [...argv];
   try {
+    const own = Object.fromEntries(extra.map((setting) => [setting.flag, { type: 'string' } as const]));
     return parseArgs({
       args,
-      options: OPTIONS,
+      options: { ...own, ...OPTIONS },
       strict: true,
       allowPositionals: false,
       tokens: true,
@@ -140,8 +156,17 @@ function parseFlags(argv: readonly string[]) {
   }
 }
 
-export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServerConfig {
-  const { values, tokens } = parseFlags(argv);
+export function parseConfig(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  extra: readonly ServerSetting[] = [],
+): ServerConfig {
+  for (const setting of extra) {
+    if (setting.flag in OPTIONS)
+      throw new Error(`--${setting.flag} is a core setting: name the server's own otherwise`);
+  }
+  const { values: parsed, tokens } = parseFlags(argv, extra);
+  const values = parsed as typeof parsed & Record<string, string | boolean | undefined>;
   // Help and the version answer whatever else is set: a bad value matters to a start they do not make.
   if (values.help || values.version) {
     // The defaults, as no flag and no variable give them (which cannot fail).
@@ -224,6 +249,13 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     const source = from('allowed-hosts', values['allowed-hosts'], 'SHIPYARD_ALLOWED_HOSTS');
     throw new UsageError(`${source} takes host names without a port (e.g. mcp.example), got "${name}"`);
   }
+  const settings: Record<string, string> = {};
+  for (const setting of extra) {
+    const given = values[setting.flag];
+    const value = typeof given === 'string' ? given.trim() : fromEnv(setting.env);
+    if (typeof given === 'string' && !value) throw new UsageError(`--${setting.flag} must not be empty`);
+    if (value) settings[setting.flag] = value;
+  }
   // Checked also when the flag is given: a value that stops start-up should not wait for the flag to go.
   const readOnlyEnv = bool(env.SHIPYARD_READ_ONLY, 'SHIPYARD_READ_ONLY');
   return {
@@ -240,6 +272,7 @@ export function parseConfig(argv: readonly string[], env: NodeJS.ProcessEnv): Se
     allowedHosts,
     help: values.help ?? false,
     version: values.version ?? false,
+    settings,
   };
 }
 
@@ -300,8 +333,21 @@ export const SETTINGS: ReadonlyArray<{ flag?: string; env?: string; description:
   { flag: '-v, --version', description: 'Print the version' },
 ];
 
-export function helpText(bin: string, description: string | undefined): string {
-  const rows = SETTINGS.map((s) => [s.flag ?? '(env only)', s.description, s.env ? `[${s.env}]` : '']);
+/** A server's own setting as a row of SETTINGS. */
+export function settingRow(setting: ServerSetting): { flag: string; env: string; description: string } {
+  return { flag: `--${setting.flag} ${setting.value}`, env: setting.env, description: setting.description };
+}
+
+export function helpText(
+  bin: string,
+  description: string | undefined,
+  extra: readonly ServerSetting[] = [],
+): string {
+  const rows = [...extra.map(settingRow), ...SETTINGS].map((s) => [
+    s.flag ?? '(env only)',
+    s.description,
+    s.env ? `[${s.env}]` : '',
+  ]);
   const width = Math.max(...rows.map(([flag]) => (flag ?? '').length));
   const lines = rows.map(
     ([flag, text, env]) => `  ${(flag ?? '').padEnd(width)}  ${text}${env ? ` ${env}` : ''}`,

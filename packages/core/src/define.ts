@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ServerSetting } from './config.js';
 import type { ShipyardError } from './errors.js';
 import type { Logger } from './logger.js';
 
@@ -187,6 +188,8 @@ export interface ServerDefinition<Deps = any> {
   mapError?(error: unknown): ShipyardError | undefined;
   /** Token budget for tools/list checked by the linter (default 3,500). */
   tokenBudget?: number;
+  /** The server's own flags and environment variables, for the generated README (pass them to runServer too). */
+  settings?: readonly ServerSetting[];
 }
 
 export function defineTool<I extends Shape, O extends Shape, Deps = any>(

@@ -1,5 +1,5 @@
 export { z } from 'zod';
-export type { ServerConfig, TransportKind } from './config.js';
+export type { ServerConfig, ServerSetting, TransportKind } from './config.js';
 export {
   asShown,
   BIDI_CONTROLS,
@@ -9,6 +9,7 @@ export {
   parseConfig,
   personName,
   SETTINGS,
+  settingRow,
   UsageError,
 } from './config.js';
 export type {

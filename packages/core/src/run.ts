@@ -1,4 +1,4 @@
-import { helpText, parseConfig, type ServerConfig, UsageError } from './config.js';
+import { helpText, parseConfig, type ServerConfig, type ServerSetting, UsageError } from './config.js';
 import type { ServerDefinition } from './define.js';
 import type { HttpHandle, HttpOptions } from './http.js';
 import { createLogger, type Logger, stackOf } from './logger.js';
@@ -38,6 +38,8 @@ export interface RunOptions {
   name?: string;
   version?: string;
   description?: string;
+  /** The server's own flags (a factory's; a definition's `settings` are used without it). */
+  settings?: readonly ServerSetting[];
   /** Exit the process on shutdown (default true; tests pass false). */
   exit?: boolean;
 }
@@ -80,14 +82,15 @@ export async function runServer(
   const couldNotStart = (error: unknown) =>
     `could not start: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;
 
+  const settings = options.settings ?? (typeof server === 'function' ? [] : (server.settings ?? []));
   let config: ServerConfig;
   try {
-    config = parseConfig(argv, env);
+    config = parseConfig(argv, env, settings);
   } catch (error) {
     return fail(`${(error as Error).message}\nRun ${bin} --help for the options.`);
   }
   if (config.help) {
-    process.stdout.write(helpText(bin, options.description));
+    process.stdout.write(helpText(bin, options.description, settings));
     return undefined;
   }
   if (config.version) {

@@ -29,6 +29,7 @@ describe('parseConfig', () => {
       allowedHosts: [],
       help: false,
       version: false,
+      settings: {},
     });
   });
 

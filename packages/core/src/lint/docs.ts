@@ -1,4 +1,4 @@
-import { SETTINGS } from '../config.js';
+import { SETTINGS, settingRow } from '../config.js';
 import type { ServerDefinition } from '../define.js';
 import { templateVariables } from './rules.js';
 
@@ -47,7 +47,7 @@ export function renderReference(definition: ServerDefinition): string {
     }
   }
   lines.push('', '### Flags and environment', '', '| Flag | Environment | Meaning |', '|---|---|---|');
-  for (const setting of SETTINGS) {
+  for (const setting of [...(definition.settings ?? []).map(settingRow), ...SETTINGS]) {
     lines.push(
       `| ${setting.flag ? `\`${cell(setting.flag)}\`` : ''} | ${setting.env ? `\`${setting.env}\`` : ''} | ${cell(setting.description)} |`,
     );

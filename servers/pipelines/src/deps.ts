@@ -1,9 +1,19 @@
 import { defineFor } from '@shipyard/core';
-import type { PipelinesDb } from './domain/items.js';
+import type { GitHubApi } from './github/types.js';
+import type { PipelinesStore } from './store/types.js';
 
 export interface PipelinesDeps {
-  db: PipelinesDb;
-  /** Opens what db opens lazily; called once the first client has initialized. */
+  store: PipelinesStore;
+  github: GitHubApi;
+  /** The default repository (--repo, SHIPYARD_PIPELINES_REPO, or the origin remote), if any. */
+  repo: string | undefined;
+  /** Where ingest_test_report may read a path when the client offers no roots (--reports-dir). */
+  reportsDir: string | undefined;
+  /** Artifact name patterns that hold JUnit reports (--junit-artifact). */
+  junitArtifacts: string[];
+  /** Cap of the compressed log cache, in bytes. */
+  logCacheBytes: number;
+  /** Opens what the store opens lazily; called once the first client has initialized. */
   warmUp?: () => void;
   /** Called once on shutdown (closes the database). */
   close?: () => void;

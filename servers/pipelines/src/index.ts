@@ -1,16 +1,79 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runServer } from '@shipyard/core';
-import { lazyDatabase } from '@shipyard/db';
+import { runServer, UsageError } from '@shipyard/core';
 import pkg from '../package.json' with { type: 'json' };
-import { openPipelinesDatabase } from './db/open.js';
+import { checkRepo, DEFAULT_JUNIT_ARTIFACTS, originRepo } from './domain/repo.js';
+import { octokitApi } from './github/octokit.js';
 import { createPipelinesServer } from './server.js';
+import { SETTINGS } from './settings.js';
+import { openPipelinesDatabase, type PipelinesDatabase } from './store/sqlite/open.js';
+import { SqlitePipelinesStore } from './store/sqlite/store.js';
 
 // dist/index.cjs and src/index.ts both sit one level below the package root, next to drizzle/.
 const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
 
-// The database opens after the first client has initialized (warmUp), not before `initialize` is answered.
+/** The origin remote's repo of the current directory, read from .git/config as a file (no git command). */
+function repoFromClone(): string | undefined {
+  try {
+    return originRepo(readFileSync(join(process.cwd(), '.git', 'config'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function token(file: string | undefined): string | undefined {
+  if (file === undefined) return process.env.GITHUB_TOKEN?.trim() || undefined;
+  try {
+    return readFileSync(file, 'utf8').trim() || undefined;
+  } catch (error) {
+    throw new UsageError(
+      `--token-file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+    );
+  }
+}
+
 runServer(
-  (config) => createPipelinesServer(lazyDatabase(() => openPipelinesDatabase(config.dataDir, migrations))),
-  { name: 'pipelines', version: pkg.version, description: pkg.description },
+  (config, log) => {
+    const s = config.settings;
+    const repo = s.repo === undefined ? repoFromClone() : checkRepoSetting(s.repo);
+    const cacheMb = s['log-cache-mb'] === undefined ? 200 : Number(s['log-cache-mb']);
+    if (!Number.isFinite(cacheMb) || cacheMb <= 0) {
+      throw new UsageError(`--log-cache-mb must be a positive number, got "${s['log-cache-mb']}"`);
+    }
+    let database: PipelinesDatabase | undefined;
+    const open = () => {
+      database ??= openPipelinesDatabase(config.dataDir, migrations);
+      return database;
+    };
+    return createPipelinesServer({
+      // The database opens after the first client has initialized (warmUp), not before `initialize` is answered.
+      store: new SqlitePipelinesStore(open),
+      github: octokitApi({
+        token: token(s['token-file']),
+        baseUrl: process.env.GITHUB_API_URL?.trim() || undefined,
+        log,
+      }),
+      repo,
+      reportsDir: s['reports-dir'],
+      junitArtifacts:
+        s['junit-artifact']
+          ?.split(',')
+          .map((p: string) => p.trim())
+          .filter(Boolean) ?? DEFAULT_JUNIT_ARTIFACTS,
+      logCacheBytes: cacheMb * 1_000_000,
+      warmUp: () => void open(),
+      close: () => database?.close(),
+    });
+  },
+  { name: 'pipelines', version: pkg.version, description: pkg.description, settings: SETTINGS },
 );
+
+function checkRepoSetting(value: string): string {
+  try {
+    return checkRepo(value);
+  } catch {
+    throw new UsageError(`--repo must be owner/name, got "${value}"`);
+  }
+}

@@ -22,7 +22,9 @@ let fxp: Fxp | undefined;
 
 const asArray = (value: unknown): Node[] =>
   value === undefined || value === null ? [] : (Array.isArray(value) ? value : [value]).map(asNode);
-const asNode = (value: unknown): Node => (typeof value === 'object' && value !== null ? (value as Node) : {});
+/** An element as an object: one with only text (`<failure>trace</failure>`) parses as its text. */
+const asNode = (value: unknown): Node =>
+  typeof value === 'object' && value !== null ? (value as Node) : { '#text': String(value ?? '') };
 
 function text(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -83,6 +85,8 @@ export async function parseJUnit(xml: string, source: string): Promise<TestResul
     parseTagValue: false,
     ignoreDeclaration: true,
     processEntities: true,
+    // Numeric character references (&#10; in pytest's messages) as well as the five XML entities.
+    htmlEntities: true,
   });
   const doc = asNode(parser.parse(xml));
   const roots = [

@@ -154,7 +154,7 @@ export class FakeGitHub {
       const run = this.runs.find((r) => r.id === Number(m?.[1]));
       if (!run) return this.notFound(res);
       if (m[2] === 'cancel') {
-        if (run.status === 'completed') return json(409, { message: 'Cannot cancel a workflow run that is completed.' });
+        if ((run.status ?? 'completed') === 'completed') return json(409, { message: 'Cannot cancel a workflow run that is completed.' });
         run.status = 'completed';
         run.conclusion = 'cancelled';
         return json(202, {});

@@ -18,6 +18,23 @@ interface CompiledResource {
   template: UriTemplate | undefined;
   /** The template with its one variable matching any text; see {@link looseTemplate}. */
   loose: LooseTemplate | undefined;
+  /** For a template ending in a query expression (`{?offset,limit}`), see {@link queryTemplate}. */
+  query: QueryTemplate | undefined;
+}
+
+interface QueryTemplate {
+  path: UriTemplate;
+  names: string[];
+}
+
+/**
+ * A template ending in `{?a,b}` as its path template and query names. RFC 6570 matching (the SDK's) takes a
+ * URI only with every query variable, in order; a read may give some, none, or them in any order.
+ */
+function queryTemplate(uri: string): QueryTemplate | undefined {
+  const query = /\{\?([\w,]+)\}$/.exec(uri);
+  if (!query) return undefined;
+  return { path: new UriTemplate(uri.slice(0, query.index)), names: (query[1] ?? '').split(',') };
 }
 
 interface LooseTemplate {
@@ -43,6 +60,23 @@ function looseTemplate(uri: string): LooseTemplate | undefined {
   return { pattern: new RegExp(`^${before}(.+)${after}$`, 's'), name: only[1] ?? '' };
 }
 
+/** A URI against a query template: the path's variables, and those of the query it names (others ignored). */
+function matchQuery(
+  template: QueryTemplate | undefined,
+  uri: string,
+): Record<string, string | string[]> | null {
+  if (!template) return null;
+  const cut = uri.indexOf('?');
+  const vars = template.path.match(cut < 0 ? uri : uri.slice(0, cut));
+  if (!vars || uri.includes('#')) return null;
+  const search = new URLSearchParams(cut < 0 ? '' : uri.slice(cut + 1));
+  for (const name of template.names) {
+    const value = search.get(name);
+    if (value !== null) vars[name] = value;
+  }
+  return vars;
+}
+
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The definition's resources: listing, templates, matching, reads, canonical URIs and subscriptions. */
@@ -57,6 +91,7 @@ export class Resources {
       def,
       template: UriTemplate.isTemplate(def.uri) ? new UriTemplate(def.uri) : undefined,
       loose: looseTemplate(def.uri),
+      query: queryTemplate(def.uri),
     }));
   }
 
@@ -216,7 +251,7 @@ export class Resources {
         if (resource.def.uri === uri) return { resource, params: {} };
         continue;
       }
-      const vars = resource.template.match(uri);
+      const vars = resource.template.match(uri) ?? matchQuery(resource.query, uri);
       if (vars) {
         const params: Record<string, string> = {};
         for (const [key, value] of Object.entries(vars))

@@ -23,7 +23,7 @@ export const fixFailingBuild = prompt({
   messages: ({ run, branch }) =>
     [
       run
-        ? `Run ${run} failed.`
+        ? `Run ${run} failed. If \`get_failure_summary\` does not know it, call \`sync_runs\` (\`list_runs\` finds other runs).`
         : `Find the latest failed run of branch ${branch ?? '(the current branch)'}: call \`sync_runs\`, then \`list_runs\` with status failure${branch ? ` and branch ${branch}` : ''}.`,
       '1. Call `get_failure_summary` with the run id: failed jobs, steps, error excerpts and failed tests.',
       '2. Call `search_job_logs` on a failed job for the first error and its cause; `get_job_log` reads the lines around it.',

@@ -153,4 +153,5 @@ async function durationPoints(deps: PipelinesDeps, key: string | undefined) {
   };
 }
 
-export const resources = [runResource, logResource, flakyResource, durationsResource];
+// The log template first: the run template would also match its URIs.
+export const resources = [logResource, runResource, flakyResource, durationsResource];

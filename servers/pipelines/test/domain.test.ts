@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { bucketOf, durationTrend, percentile } from '../src/domain/durations.js';
 import { flipRate } from '../src/domain/flaky.js';
 import { parseJUnit } from '../src/domain/junit.js';
-import { cleanLine, cleanLog, errorRule, excerpts, findErrorLines, matcher, searchLines } from '../src/domain/logs.js';
+import {
+  cleanLine,
+  cleanLog,
+  errorRule,
+  excerpts,
+  findErrorLines,
+  matcher,
+  searchLines,
+} from '../src/domain/logs.js';
 import type { Job, LogIndex, Run } from '../src/domain/model.js';
 import { globs, originRepo } from '../src/domain/repo.js';
 import { failureSummary } from '../src/domain/summary.js';
@@ -45,9 +53,17 @@ describe('log cleaning and error rules', () => {
     const lines = ['x (a+)+$ y', 'aaa', 'AAB'];
     const literal = searchLines(lines, await matcher('(a+)+$', {}), { context: 1, skip: 0, max: 10 });
     expect(literal.matches.map((m) => m.line)).toEqual([1]);
-    const regex = searchLines(lines, await matcher('^a+$', { regex: true }), { context: 1, skip: 0, max: 10 });
+    const regex = searchLines(lines, await matcher('^a+$', { regex: true }), {
+      context: 1,
+      skip: 0,
+      max: 10,
+    });
     expect(regex.matches).toEqual([{ line: 2, text: 'aaa', before: ['x (a+)+$ y'], after: ['AAB'] }]);
-    const sensitive = searchLines(lines, await matcher('aa', { case_sensitive: true }), { context: 0, skip: 0, max: 10 });
+    const sensitive = searchLines(lines, await matcher('aa', { case_sensitive: true }), {
+      context: 0,
+      skip: 0,
+      max: 10,
+    });
     expect(sensitive.total).toBe(1);
   });
 
@@ -124,7 +140,10 @@ describe('durations', () => {
 
   it('flags a period whose p50 is over the baseline p50 by the threshold', () => {
     const min = 60_000;
-    const item = (day: string, minutes: number) => ({ started_at: `${day}T10:00:00.000Z`, duration_ms: minutes * min });
+    const item = (day: string, minutes: number) => ({
+      started_at: `${day}T10:00:00.000Z`,
+      duration_ms: minutes * min,
+    });
     const trend = durationTrend(
       [
         item('2026-02-20', 99), // before the baseline: ignored
@@ -138,7 +157,12 @@ describe('durations', () => {
         item('2026-03-10', 20),
         item('2026-03-10', 30),
       ],
-      { since: '2026-03-08T00:00:00.000Z', baselineFrom: '2026-03-01T00:00:00.000Z', bucket: 'day', thresholdPct: 20 },
+      {
+        since: '2026-03-08T00:00:00.000Z',
+        baselineFrom: '2026-03-01T00:00:00.000Z',
+        bucket: 'day',
+        thresholdPct: 20,
+      },
     );
     // Baseline [10,12,14,16]: p50 12 min; limit 14.4 min. 03-09: p50 13 (no); 03-10: p50 20 (yes), p95 30.
     expect(trend.baseline).toEqual({ runs: 4, p50_ms: 12 * min, p95_ms: 16 * min });
@@ -199,11 +223,22 @@ describe('failure summary', () => {
     created_at: null,
     started_at: null,
     completed_at: null,
-    steps: [{ number: 3, name: 'Run tests', status: 'completed', conclusion: 'failure', started_at: null, completed_at: null }],
+    steps: [
+      {
+        number: 3,
+        name: 'Run tests',
+        status: 'completed',
+        conclusion: 'failure',
+        started_at: null,
+        completed_at: null,
+      },
+    ],
   };
 
   it('stays under max_bytes and says what it cut', () => {
-    const lines = Array.from({ length: 2_000 }, (_, i) => (i % 20 === 0 ? `Error: number ${i} ${'x'.repeat(80)}` : `line ${i}`));
+    const lines = Array.from({ length: 2_000 }, (_, i) =>
+      i % 20 === 0 ? `Error: number ${i} ${'x'.repeat(80)}` : `line ${i}`,
+    );
     const found = findErrorLines(lines);
     const index: LogIndex = {
       job_id: 7,

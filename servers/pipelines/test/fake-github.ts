@@ -1,8 +1,9 @@
 // A local stand-in for the GitHub Actions REST API on 127.0.0.1. Bodies are GitHub's documented examples
 // (@octokit/openapi) with ids, names and times set by the test; behaviour follows GitHub's docs: job logs and
 // artifacts by 302 redirect, pagination by Link headers, rate limits with reset headers, 401, 404.
-import { createRequire } from 'node:module';
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 
 const require = createRequire(import.meta.url);
@@ -10,7 +11,8 @@ const spec = require('@octokit/openapi/generated/api.github.com.json') as {
   components: { examples: Record<string, { value: Record<string, unknown[]> }> };
 };
 const examples = spec.components.examples;
-const example = (name: string, list: string) => structuredClone((examples[name]?.value[list] as object[])[0]) as Record<string, unknown>;
+const example = (name: string, list: string) =>
+  structuredClone((examples[name]?.value[list] as object[])[0]) as Record<string, unknown>;
 
 export interface FakeRun {
   id: number;
@@ -108,17 +110,28 @@ export class FakeGitHub {
     };
     let m: RegExpExecArray | null;
     if (req.method === 'GET' && /^\/repos\/[^/]+\/[^/]+\/actions\/workflows$/.test(path)) {
-      const items = this.workflows.map((w) => ({ ...example('workflow-paginated', 'workflows'), ...w, state: w.state ?? 'active' }));
+      const items = this.workflows.map((w) => ({
+        ...example('workflow-paginated', 'workflows'),
+        ...w,
+        state: w.state ?? 'active',
+      }));
       return this.page(res, url, items, 'workflows');
     }
     if (req.method === 'GET' && /^\/repos\/[^/]+\/[^/]+\/actions\/runs$/.test(path)) {
-      const runs = [...this.runs].sort((a, b) => (a.created_at < b.created_at ? 1 : -1)).map((run) => this.run(run));
+      const runs = [...this.runs]
+        .sort((a, b) => (a.created_at < b.created_at ? 1 : -1))
+        .map((run) => this.run(run));
       return this.page(res, url, runs, 'workflow_runs');
     }
     if (req.method === 'GET' && (m = /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/(\d+)\/jobs$/.exec(path))) {
       const id = Number(m[1]);
       if (!this.runs.some((r) => r.id === id)) return this.notFound(res);
-      return this.page(res, url, this.jobs.filter((j) => j.run_id === id).map((j) => this.job(j)), 'jobs');
+      return this.page(
+        res,
+        url,
+        this.jobs.filter((j) => j.run_id === id).map((j) => this.job(j)),
+        'jobs',
+      );
     }
     if (req.method === 'GET' && (m = /^\/repos\/[^/]+\/[^/]+\/actions\/jobs\/(\d+)\/logs$/.exec(path))) {
       if (!this.logs.has(Number(m[1]))) return this.notFound(res);
@@ -150,11 +163,15 @@ export class FakeGitHub {
       res.writeHead(200, { 'content-type': 'application/zip' });
       return void res.end(Buffer.from(artifact.zip));
     }
-    if (req.method === 'POST' && (m = /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/(\d+)\/(rerun|rerun-failed-jobs|cancel)$/.exec(path))) {
+    if (
+      req.method === 'POST' &&
+      (m = /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/(\d+)\/(rerun|rerun-failed-jobs|cancel)$/.exec(path))
+    ) {
       const run = this.runs.find((r) => r.id === Number(m?.[1]));
       if (!run) return this.notFound(res);
       if (m[2] === 'cancel') {
-        if ((run.status ?? 'completed') === 'completed') return json(409, { message: 'Cannot cancel a workflow run that is completed.' });
+        if ((run.status ?? 'completed') === 'completed')
+          return json(409, { message: 'Cannot cancel a workflow run that is completed.' });
         run.status = 'completed';
         run.conclusion = 'cancelled';
         return json(202, {});
@@ -216,12 +233,20 @@ export class FakeGitHub {
       'x-ratelimit-remaining': '4999',
       ...(links.length > 0 ? { link: links.join(', ') } : {}),
     });
-    res.end(JSON.stringify({ total_count: items.length, [key]: items.slice((page - 1) * perPage, page * perPage) }));
+    res.end(
+      JSON.stringify({ total_count: items.length, [key]: items.slice((page - 1) * perPage, page * perPage) }),
+    );
   }
 
   private notFound(res: ServerResponse): void {
     res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
-    res.end(JSON.stringify({ message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' }));
+    res.end(
+      JSON.stringify({
+        message: 'Not Found',
+        documentation_url: 'https://docs.github.com/rest',
+        status: '404',
+      }),
+    );
   }
 
   private fail(res: ServerResponse, fault: Fault): void {
@@ -242,6 +267,12 @@ export class FakeGitHub {
     else if (fault.status === 403) message = 'Resource not accessible by integration';
     else if (fault.status === 404) message = 'Not Found';
     res.writeHead(fault.status, headers);
-    res.end(JSON.stringify({ message, documentation_url: 'https://docs.github.com/rest', status: String(fault.status) }));
+    res.end(
+      JSON.stringify({
+        message,
+        documentation_url: 'https://docs.github.com/rest',
+        status: String(fault.status),
+      }),
+    );
   }
 }

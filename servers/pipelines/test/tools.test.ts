@@ -1,9 +1,4 @@
-import {
-  callError,
-  callOk,
-  checkBadInputs,
-  type Connected,
-} from '@shipyard/testing';
+import { type Connected, callError, callOk, checkBadInputs } from '@shipyard/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import searchJobLogs from '../src/tools/search_job_logs.js';
 import { FakeGitHub } from './fake-github.js';
@@ -45,14 +40,22 @@ interface Synced {
 const sync = (args: Record<string, unknown> = {}) => callOk<Synced>(client, 'sync_runs', args);
 
 describe('sync_runs', () => {
-  it('pulls runs, jobs, failed jobs\' logs and matching JUnit artifacts, with progress', async () => {
+  it("pulls runs, jobs, failed jobs' logs and matching JUnit artifacts, with progress", async () => {
     const progress: number[] = [];
     const result = await client.callTool({ name: 'sync_runs', arguments: {} }, undefined, {
       onprogress: (p) => {
         progress.push(p.progress);
       },
     });
-    expect(result.structuredContent).toEqual({ repo: REPO, runs: 3, jobs: 5, logs: 1, reports: 3, tests: 6, problems: [] });
+    expect(result.structuredContent).toEqual({
+      repo: REPO,
+      runs: 3,
+      jobs: 5,
+      logs: 1,
+      reports: 3,
+      tests: 6,
+      problems: [],
+    });
     expect(progress).toEqual([0, 1, 2, 3]);
     // The log came by GitHub's redirect, with the token sent to the API.
     expect(fake.requests.some((r) => r.path === '/blobs/logs/1002')).toBe(true);
@@ -90,7 +93,15 @@ describe('list_workflows, list_runs and get_run', () => {
   it('lists workflows with their chart URI', async () => {
     expect(await callOk(client, 'list_workflows', {})).toEqual({
       repo: REPO,
-      workflows: [{ id: WORKFLOW.id, name: 'CI', path: WORKFLOW.path, state: 'active', chart: `pipelines://workflows/${WORKFLOW.id}/durations.svg` }],
+      workflows: [
+        {
+          id: WORKFLOW.id,
+          name: 'CI',
+          path: WORKFLOW.path,
+          state: 'active',
+          chart: `pipelines://workflows/${WORKFLOW.id}/durations.svg`,
+        },
+      ],
     });
   });
 
@@ -103,19 +114,29 @@ describe('list_workflows, list_runs and get_run', () => {
     expect(await ids({ status: 'failure' })).toEqual([101]);
     expect(await ids({ commit: 'AAAA1111' })).toEqual([102, 101]);
     expect(await ids({ event: 'pull_request' })).toEqual([103]);
-    const first = await callOk<{ items: Array<{ id: number }>; next_cursor: string; total: number }>(client, 'list_runs', { limit: 2 });
+    const first = await callOk<{ items: Array<{ id: number }>; next_cursor: string; total: number }>(
+      client,
+      'list_runs',
+      { limit: 2 },
+    );
     expect([first.items.length, first.total]).toEqual([2, 3]);
     expect(await ids({ limit: 2, cursor: first.next_cursor })).toEqual([101]);
     await callError(client, 'list_runs', { workflow: 'nope.yml' }, 'not_found');
   });
 
   it('gets a run with jobs, steps, queue time and durations', async () => {
-    const run = await callOk<{ run: Record<string, unknown>; jobs: Array<Record<string, unknown>>; failed_tests: number }>(
-      client,
-      'get_run',
-      { run: 101 },
-    );
-    expect(run.run).toMatchObject({ id: 101, commit: SHA_A, conclusion: 'failure', queue_ms: 0, duration_ms: 600_000 });
+    const run = await callOk<{
+      run: Record<string, unknown>;
+      jobs: Array<Record<string, unknown>>;
+      failed_tests: number;
+    }>(client, 'get_run', { run: 101 });
+    expect(run.run).toMatchObject({
+      id: 101,
+      commit: SHA_A,
+      conclusion: 'failure',
+      queue_ms: 0,
+      duration_ms: 600_000,
+    });
     expect(run.jobs[1]).toMatchObject({
       id: 1002,
       name: 'test',
@@ -140,17 +161,26 @@ describe('logs', () => {
 
   it('summarizes a failure: finds the error line in a 50,000-line log and stays under max_bytes', async () => {
     for (const max of [8_000, 2_000]) {
-      const result = await client.callTool({ name: 'get_failure_summary', arguments: { run: 101, max_bytes: max } });
+      const result = await client.callTool({
+        name: 'get_failure_summary',
+        arguments: { run: 101, max_bytes: max },
+      });
       const text = (result.content as Array<{ text: string }>)[0]?.text ?? '';
       expect(Buffer.byteLength(text)).toBeLessThanOrEqual(max);
       const summary = result.structuredContent as {
-        failed_jobs: Array<{ id: number; failed_steps: string[]; excerpts: Array<{ error_lines: number[]; text: string }> }>;
+        failed_jobs: Array<{
+          id: number;
+          failed_steps: string[];
+          excerpts: Array<{ error_lines: number[]; text: string }>;
+        }>;
         failed_tests: Array<{ suite: string; name: string }>;
       };
       expect(summary.failed_jobs.map((j) => [j.id, j.failed_steps])).toEqual([[1002, ['Run tests']]]);
       expect(summary.failed_jobs[0]?.excerpts[0]?.error_lines).toEqual([ERROR_LINE]);
       // Cleaned: no timestamp, no colour codes.
-      expect(summary.failed_jobs[0]?.excerpts[0]?.text).toContain("\nError: Cannot find module './pricing'\n");
+      expect(summary.failed_jobs[0]?.excerpts[0]?.text).toContain(
+        "\nError: Cannot find module './pricing'\n",
+      );
       expect(summary.failed_tests).toEqual([{ suite: 'app', name: 'b', message: 'boom\nstack' }]);
     }
   });
@@ -159,12 +189,18 @@ describe('logs', () => {
     const { client: fresh } = await connectPipelines({ fake });
     try {
       await callOk(fresh, 'sync_runs', { logs: false });
-      const summary = await callOk<{ failed_jobs: Array<{ log: string }> }>(fresh, 'get_failure_summary', { run: 101 });
-      expect(summary.failed_jobs[0]?.log).toBe('cached');
-      const without = await callOk<{ failed_jobs: Array<{ log: string }>; more: string[] }>(fresh, 'get_failure_summary', {
+      const summary = await callOk<{ failed_jobs: Array<{ log: string }> }>(fresh, 'get_failure_summary', {
         run: 101,
-        fetch_logs: false,
       });
+      expect(summary.failed_jobs[0]?.log).toBe('cached');
+      const without = await callOk<{ failed_jobs: Array<{ log: string }>; more: string[] }>(
+        fresh,
+        'get_failure_summary',
+        {
+          run: 101,
+          fetch_logs: false,
+        },
+      );
       expect(without.failed_jobs[0]?.log).toBe('cached');
     } finally {
       await fresh.close();
@@ -172,32 +208,49 @@ describe('logs', () => {
   });
 
   it('reads a slice of a log by line offset and limit', async () => {
-    const slice = await callOk<{ lines: string[]; total_lines: number; next_offset: number | null }>(client, 'get_job_log', {
-      job: 1002,
-      offset: ERROR_LINE - 2,
-      limit: 3,
-    });
-    expect(slice.lines).toEqual([`ok step output line ${ERROR_LINE - 1}`, "Error: Cannot find module './pricing'", '    at require (node:internal/modules/cjs/loader:1:1)']);
+    const slice = await callOk<{ lines: string[]; total_lines: number; next_offset: number | null }>(
+      client,
+      'get_job_log',
+      {
+        job: 1002,
+        offset: ERROR_LINE - 2,
+        limit: 3,
+      },
+    );
+    expect(slice.lines).toEqual([
+      `ok step output line ${ERROR_LINE - 1}`,
+      "Error: Cannot find module './pricing'",
+      '    at require (node:internal/modules/cjs/loader:1:1)',
+    ]);
     expect([slice.total_lines, slice.next_offset]).toEqual([LOG_LINES, ERROR_LINE + 1]);
-    const end = await callOk<{ lines: string[]; next_offset: number | null }>(client, 'get_job_log', { job: 1002, offset: LOG_LINES - 1 });
+    const end = await callOk<{ lines: string[]; next_offset: number | null }>(client, 'get_job_log', {
+      job: 1002,
+      offset: LOG_LINES - 1,
+    });
     expect([end.lines.length, end.next_offset]).toEqual([1, null]);
     await callError(client, 'get_job_log', { job: 4242 }, 'not_found');
   });
 
   it('searches literally, by regex, with context and pages', async () => {
-    const literal = await callOk<{ items: Array<{ line: number; before: string[]; after: string[] }>; total: number }>(
+    const literal = await callOk<{
+      items: Array<{ line: number; before: string[]; after: string[] }>;
+      total: number;
+    }>(client, 'search_job_logs', { job: 1002, query: 'cannot find MODULE', context: 1 });
+    expect(literal.total).toBe(1);
+    expect(literal.items[0]).toMatchObject({
+      line: ERROR_LINE,
+      before: [`ok step output line ${ERROR_LINE - 1}`],
+    });
+    const regex = await callOk<{ items: Array<{ line: number }>; total: number; next_cursor: string }>(
       client,
       'search_job_logs',
-      { job: 1002, query: 'cannot find MODULE', context: 1 },
+      {
+        job: 1002,
+        query: 'line 4999\\d$',
+        regex: true,
+        limit: 4,
+      },
     );
-    expect(literal.total).toBe(1);
-    expect(literal.items[0]).toMatchObject({ line: ERROR_LINE, before: [`ok step output line ${ERROR_LINE - 1}`] });
-    const regex = await callOk<{ items: Array<{ line: number }>; total: number; next_cursor: string }>(client, 'search_job_logs', {
-      job: 1002,
-      query: 'line 4999\\d$',
-      regex: true,
-      limit: 4,
-    });
     expect(regex.total).toBe(10);
     expect(regex.items.map((i) => i.line)).toEqual([49_990, 49_991, 49_992, 49_993]);
     const next = await callOk<{ items: Array<{ line: number }> }>(client, 'search_job_logs', {
@@ -208,14 +261,23 @@ describe('logs', () => {
       cursor: regex.next_cursor,
     });
     expect(next.items.map((i) => i.line)).toEqual([49_994, 49_995, 49_996, 49_997]);
-    const bad = await callError(client, 'search_job_logs', { job: 1002, query: '(?<=x)y', regex: true }, 'invalid_input');
+    const bad = await callError(
+      client,
+      'search_job_logs',
+      { job: 1002, query: '(?<=x)y', regex: true },
+      'invalid_input',
+    );
     expect(bad.message).toContain('not a valid RE2 regex');
   });
 
   it('answers a catastrophic regex on a 100,000-character line at once', async () => {
     fake.logs.set(1004, `${'a'.repeat(100_000)}!\n`);
     const started = performance.now();
-    const found = await callOk<{ total: number }>(client, 'search_job_logs', { job: 1004, query: '(a+)+$', regex: true });
+    const found = await callOk<{ total: number }>(client, 'search_job_logs', {
+      job: 1004,
+      query: '(a+)+$',
+      regex: true,
+    });
     expect(found.total).toBe(0);
     expect(performance.now() - started).toBeLessThan(3_000);
   });
@@ -234,9 +296,15 @@ describe('logs', () => {
   });
 
   it('handles bad input to search_job_logs without crashing', async () => {
-    const summary = await checkBadInputs(client, 'search_job_logs', searchJobLogs.input, { job: 1002, query: 'x' }, {
-      allowedCodes: ['not_found', 'upstream'],
-    });
+    const summary = await checkBadInputs(
+      client,
+      'search_job_logs',
+      searchJobLogs.input,
+      { job: 1002, query: 'x' },
+      {
+        allowedCodes: ['not_found', 'upstream'],
+      },
+    );
     expect(summary.rejected).toBeGreaterThan(0);
   });
 });
@@ -244,7 +312,11 @@ describe('logs', () => {
 describe('find_flaky_tests and get_duration_trends', () => {
   it('finds the test and the job that failed then passed on one commit', async () => {
     await sync();
-    const flaky = await callOk<{ items: unknown[]; total: number; jobs: unknown[] }>(client, 'find_flaky_tests', {});
+    const flaky = await callOk<{ items: unknown[]; total: number; jobs: unknown[] }>(
+      client,
+      'find_flaky_tests',
+      {},
+    );
     expect(flaky.total).toBe(1);
     expect(flaky.items).toEqual([
       {
@@ -268,7 +340,9 @@ describe('find_flaky_tests and get_duration_trends', () => {
     const ingest = (tests: Record<string, 'passed' | 'failed'>, commit: string, finished_at: string) =>
       callOk(client, 'ingest_test_report', {
         content: `<testsuite name="s">${Object.entries(tests)
-          .map(([n, s]) => `<testcase name="${n}">${s === 'failed' ? '<failure message="x"/>' : ''}</testcase>`)
+          .map(
+            ([n, s]) => `<testcase name="${n}">${s === 'failed' ? '<failure message="x"/>' : ''}</testcase>`,
+          )
           .join('')}</testsuite>`,
         commit,
         finished_at,
@@ -303,15 +377,26 @@ describe('find_flaky_tests and get_duration_trends', () => {
     });
     // Baseline (8-21 days ago): 10, 12, 14, 16 min, p50 12. Window: 5 days ago 13 and 14 (p50 13, fine);
     // 2 days ago 15, 20 and 30 (p50 20 > 14.4: a regression).
-    fake.runs = [run(1, 20, 10), run(2, 18, 12), run(3, 16, 14), run(4, 10, 16), run(5, 5, 13), run(6, 5, 14), run(7, 2, 15), run(8, 2, 20), run(9, 2, 30), { ...run(10, 2, 90), conclusion: 'failure' }];
+    fake.runs = [
+      run(1, 20, 10),
+      run(2, 18, 12),
+      run(3, 16, 14),
+      run(4, 10, 16),
+      run(5, 5, 13),
+      run(6, 5, 14),
+      run(7, 2, 15),
+      run(8, 2, 20),
+      run(9, 2, 30),
+      { ...run(10, 2, 90), conclusion: 'failure' },
+    ];
     fake.jobs = [];
     fake.artifacts.clear();
     await sync();
-    const trend = await callOk<{ baseline: unknown; points: Array<Record<string, unknown>>; regressions: string[] }>(
-      client,
-      'get_duration_trends',
-      { workflow: 'CI', days: 7, baseline_days: 14 },
-    );
+    const trend = await callOk<{
+      baseline: unknown;
+      points: Array<Record<string, unknown>>;
+      regressions: string[];
+    }>(client, 'get_duration_trends', { workflow: 'CI', days: 7, baseline_days: 14 });
     const min = 60_000;
     expect(trend.baseline).toEqual({ runs: 4, p50_ms: 12 * min, p95_ms: 16 * min });
     expect(trend.points).toEqual([
@@ -329,8 +414,13 @@ describe('rerun_run and cancel_run', () => {
   });
 
   it('reruns all or failed jobs, and cancels a running run', async () => {
-    expect(await callOk(client, 'rerun_run', { run: 101, failed_only: true })).toMatchObject({ run: 101, rerun: 'failed' });
-    expect(fake.requests.some((r) => r.method === 'POST' && r.path.endsWith('/runs/101/rerun-failed-jobs'))).toBe(true);
+    expect(await callOk(client, 'rerun_run', { run: 101, failed_only: true })).toMatchObject({
+      run: 101,
+      rerun: 'failed',
+    });
+    expect(
+      fake.requests.some((r) => r.method === 'POST' && r.path.endsWith('/runs/101/rerun-failed-jobs')),
+    ).toBe(true);
     await callOk(client, 'rerun_run', { run: 102 });
     expect(fake.requests.some((r) => r.method === 'POST' && r.path.endsWith('/runs/102/rerun'))).toBe(true);
     const conflict = await callError(client, 'cancel_run', { run: 103 }, 'conflict');
@@ -343,7 +433,8 @@ describe('rerun_run and cancel_run', () => {
     const { client: readOnly } = await connectPipelines({ fake, readOnly: true });
     try {
       const names = (await readOnly.listTools()).tools.map((t) => t.name);
-      for (const name of ['rerun_run', 'cancel_run', 'sync_runs', 'ingest_test_report']) expect(names).not.toContain(name);
+      for (const name of ['rerun_run', 'cancel_run', 'sync_runs', 'ingest_test_report'])
+        expect(names).not.toContain(name);
       await callError(readOnly, 'cancel_run', { run: 101 }, 'forbidden');
     } finally {
       await readOnly.close();

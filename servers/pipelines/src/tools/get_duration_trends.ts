@@ -10,9 +10,9 @@ export default tool({
   name: 'get_duration_trends',
   title: 'Get duration trends',
   description:
-    "Get p50/p95 durations of a workflow's successful runs, or of one job, per day or week over the last days " +
-    '(workflow, job, bucket, days), against the baseline_days before them; periods whose p50 exceeds the ' +
-    'baseline p50 by threshold_pct are flagged. Use this to answer which job got slower and since when.',
+    "Get durations of a workflow's successful runs, or of one job (workflow, job, bucket, days). Returns p50/p95 " +
+    'per day or week, the baseline of the baseline_days before, and the periods whose p50 exceeds it by ' +
+    'threshold_pct. Use this to answer which job got slower and since when.',
   input: {
     repo: fields.repo,
     workflow: fields.workflow,

@@ -6,8 +6,8 @@ export default tool({
   name: 'get_run',
   title: 'Get a workflow run',
   description:
-    'Get one synced run by id (run): branch, commit, status, attempt, queue time and duration, its jobs and ' +
-    'steps with durations, whether each log is cached, and the failed test count. Use this after list_runs; ' +
+    'Get one synced run by id (run). Returns its branch, commit, status, attempt, queue time and duration, its ' +
+    "jobs and steps with durations, each cached log's URI, and the failed test count. Use this after list_runs; " +
     'for why it failed, call get_failure_summary.',
   input: { run: fields.run },
   output: {

@@ -57,6 +57,9 @@ const statements = new WeakMap<
 export function recordChanges(db: Connection, uris: readonly string[]): void {
   if (uris.length === 0) return;
   const sqlite = connectionOf(db);
+  if (typeof sqlite.inTransaction !== 'boolean') {
+    throw new TypeError('recordChanges() takes the database (or its connection), not a drizzle transaction');
+  }
   if (!sqlite.inTransaction) {
     throw new Error('recordChanges() must run inside the write transaction it records');
   }

@@ -61,6 +61,9 @@ describe('the change log', () => {
   it('refuses a record outside a transaction, which could log a write that never committed', () => {
     const database = openMigrated(tempDir());
     expect(() => recordChanges(database, ['x://1'])).toThrow(/inside the write transaction/);
+    transaction(database, (tx) => {
+      expect(() => recordChanges(tx as never, ['x://1'])).toThrow(/not a drizzle transaction/);
+    });
   });
 
   it('reports what another connection changed, each URI once a look, and nothing rolled back', () => {

@@ -59,6 +59,8 @@ export function createPipelinesServer(deps: PipelinesDeps) {
     warmUp: () => deps.warmUp?.(),
     close: () => deps.close?.(),
     mapError: sqliteErrors,
+    // Several hosts may share one data file: their syncs and reports reach this process's subscribers too.
+    watch: (changed) => deps.store.watch(changed),
   });
 }
 

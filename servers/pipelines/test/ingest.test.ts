@@ -144,3 +144,33 @@ describe('ingest_test_report', () => {
     }
   });
 });
+
+describe('changes made by another process', () => {
+  it("reach this process's subscribers through the change log", async () => {
+    const file = join(base, 'shared');
+    mkdirSync(file);
+    const { openPipelinesDatabase } = await import('../src/store/sqlite/open.js');
+    const { migrations } = await import('./helpers.js');
+    const { SqlitePipelinesStore } = await import('../src/store/sqlite/store.js');
+    const one = openPipelinesDatabase(file, migrations);
+    const two = openPipelinesDatabase(file, migrations);
+    const store = new SqlitePipelinesStore(() => one);
+    const heard: string[] = [];
+    const stop = store.watch((...uris) => heard.push(...uris));
+    try {
+      await new SqlitePipelinesStore(() => two).saveReport({
+        repo: 'o/r',
+        source: 'content',
+        commit: 'abc1234',
+        run_id: 7,
+        seen_at: '2026-03-02T08:00:00.000Z',
+        results: [{ suite: 's', name: 't', status: 'passed', duration_ms: 1, message: '' }],
+      });
+      await expect.poll(() => heard, { timeout: 5_000 }).toEqual(['pipelines://flaky', 'pipelines://runs/7']);
+    } finally {
+      stop();
+      one.close();
+      two.close();
+    }
+  });
+});

@@ -18,6 +18,8 @@ export interface Window {
 }
 
 export interface PipelinesStore {
+  /** Report the URIs other processes on the same data changed; returns the function that stops. */
+  watch(changed: (...uris: string[]) => void): () => void;
   saveWorkflows(workflows: Workflow[]): Promise<string[]>;
   listWorkflows(repo: string): Promise<Workflow[]>;
   /** A workflow by id, name or file name (ci.yml) in a repo. */

@@ -1,5 +1,5 @@
 import { deflateSync, inflateSync } from 'node:zlib';
-import { transaction } from '@shipyard/db';
+import { recordChanges, transaction, watchChanges } from '@shipyard/db';
 import type Database from 'better-sqlite3';
 import { flipRate } from '../../domain/flaky.js';
 import type { TestResult, TestStatus } from '../../domain/junit.js';
@@ -63,6 +63,10 @@ export class SqlitePipelinesStore implements PipelinesStore {
     return transaction(this.database(), fn, { behavior: 'immediate' });
   }
 
+  watch(changed: (...uris: string[]) => void): () => void {
+    return watchChanges(() => this.database(), changed);
+  }
+
   async saveWorkflows(list: Workflow[]): Promise<string[]> {
     const upsert = this.sql(
       `INSERT INTO workflows (id, repo, name, path, state) VALUES (@id, @repo, @name, @path, @state)
@@ -104,13 +108,15 @@ export class SqlitePipelinesStore implements PipelinesStore {
        ON CONFLICT (id) DO UPDATE SET status = excluded.status, conclusion = excluded.conclusion,
          started_at = excluded.started_at, completed_at = excluded.completed_at, steps = excluded.steps`,
     );
+    const changed = list.map((item) => runUri(item.run.id));
     this.write(() => {
       for (const item of list) {
         run.run(item.run);
         for (const j of item.jobs) job.run({ ...j, steps: JSON.stringify(j.steps) });
       }
+      recordChanges(this.database(), changed);
     });
-    return list.map((item) => runUri(item.run.id));
+    return changed;
   }
 
   async listRuns(filter: RunFilter, window: Window): Promise<{ runs: Run[]; total: number }> {
@@ -233,6 +239,8 @@ export class SqlitePipelinesStore implements PipelinesStore {
 
   async saveReport(report: ReportInput): Promise<{ id: number; changed: string[] }> {
     const failures = report.results.filter((r) => r.status === 'failed').length;
+    const changed = [FLAKY_URI];
+    if (report.run_id !== null) changed.push(runUri(report.run_id));
     const id = this.write(() => {
       const reportId = Number(
         this.sql(
@@ -269,10 +277,9 @@ export class SqlitePipelinesStore implements PipelinesStore {
           report.seen_at,
         );
       }
+      recordChanges(this.database(), changed);
       return reportId;
     });
-    const changed = [FLAKY_URI];
-    if (report.run_id !== null) changed.push(runUri(report.run_id));
     return { id, changed };
   }
 

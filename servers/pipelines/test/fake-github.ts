@@ -12,7 +12,7 @@ const spec = require('@octokit/openapi/generated/api.github.com.json') as {
 };
 const examples = spec.components.examples;
 const example = (name: string, list: string) =>
-  structuredClone((examples[name]?.value[list] as object[])[0]) as Record<string, unknown>;
+  structuredClone((examples[name]?.value[list] ?? [])[0]) as Record<string, unknown>;
 
 export interface FakeRun {
   id: number;
@@ -102,85 +102,89 @@ export class FakeGitHub {
     const fault = this.faults.find((f) => f.path.test(path) && f.times > 0);
     if (fault) {
       fault.times--;
-      return this.fail(res, fault.fault);
+      this.fail(res, fault.fault);
+      return;
     }
-    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+    const route = (method: string, pattern: RegExp) => (req.method === method ? pattern.exec(path) : null);
+    const json = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(body));
     };
-    let m: RegExpExecArray | null;
-    if (req.method === 'GET' && /^\/repos\/[^/]+\/[^/]+\/actions\/workflows$/.test(path)) {
+    const redirect = (location: string) => {
+      res.writeHead(302, { location });
+      res.end();
+    };
+    const repo = '^/repos/[^/]+/[^/]+/actions';
+    const runJobs = route('GET', new RegExp(`${repo}/runs/(\\d+)/jobs$`));
+    const jobLogs = route('GET', new RegExp(`${repo}/jobs/(\\d+)/logs$`));
+    const logBlob = route('GET', /^\/blobs\/logs\/(\d+)$/);
+    const runArtifacts = route('GET', new RegExp(`${repo}/runs/(\\d+)/artifacts$`));
+    const artifactZip = route('GET', new RegExp(`${repo}/artifacts/(\\d+)/zip$`));
+    const artifactBlob = route('GET', /^\/blobs\/artifacts\/(\d+)$/);
+    const action = route('POST', new RegExp(`${repo}/runs/(\\d+)/(rerun|rerun-failed-jobs|cancel)$`));
+    if (route('GET', new RegExp(`${repo}/workflows$`))) {
       const items = this.workflows.map((w) => ({
         ...example('workflow-paginated', 'workflows'),
         ...w,
         state: w.state ?? 'active',
       }));
-      return this.page(res, url, items, 'workflows');
-    }
-    if (req.method === 'GET' && /^\/repos\/[^/]+\/[^/]+\/actions\/runs$/.test(path)) {
+      this.page(res, url, items, 'workflows');
+    } else if (route('GET', new RegExp(`${repo}/runs$`))) {
       const runs = [...this.runs]
         .sort((a, b) => (a.created_at < b.created_at ? 1 : -1))
         .map((run) => this.run(run));
-      return this.page(res, url, runs, 'workflow_runs');
-    }
-    if (req.method === 'GET' && (m = /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/(\d+)\/jobs$/.exec(path))) {
-      const id = Number(m[1]);
-      if (!this.runs.some((r) => r.id === id)) return this.notFound(res);
-      return this.page(
-        res,
-        url,
-        this.jobs.filter((j) => j.run_id === id).map((j) => this.job(j)),
-        'jobs',
-      );
-    }
-    if (req.method === 'GET' && (m = /^\/repos\/[^/]+\/[^/]+\/actions\/jobs\/(\d+)\/logs$/.exec(path))) {
-      if (!this.logs.has(Number(m[1]))) return this.notFound(res);
-      res.writeHead(302, { location: `${this.url}/blobs/logs/${m[1]}?sig=x` });
-      return void res.end();
-    }
-    if (req.method === 'GET' && (m = /^\/blobs\/logs\/(\d+)$/.exec(path))) {
+      this.page(res, url, runs, 'workflow_runs');
+    } else if (runJobs) {
+      const id = Number(runJobs[1]);
+      if (!this.runs.some((r) => r.id === id)) this.notFound(res);
+      else
+        this.page(
+          res,
+          url,
+          this.jobs.filter((j) => j.run_id === id).map((j) => this.job(j)),
+          'jobs',
+        );
+    } else if (jobLogs) {
+      if (!this.logs.has(Number(jobLogs[1]))) this.notFound(res);
+      else redirect(`${this.url}/blobs/logs/${jobLogs[1]}?sig=x`);
+    } else if (logBlob) {
       res.writeHead(200, { 'content-type': 'text/plain' });
-      return void res.end(this.logs.get(Number(m[1])) ?? '');
-    }
-    if (req.method === 'GET' && (m = /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/(\d+)\/artifacts$/.exec(path))) {
-      const items = (this.artifacts.get(Number(m[1])) ?? []).map((a) => ({
+      res.end(this.logs.get(Number(logBlob[1])) ?? '');
+    } else if (runArtifacts) {
+      const items = (this.artifacts.get(Number(runArtifacts[1])) ?? []).map((a) => ({
         ...example('artifact-paginated', 'artifacts'),
         id: a.id,
         name: a.name,
         size_in_bytes: a.zip.length,
         expired: a.expired ?? false,
       }));
-      return this.page(res, url, items, 'artifacts');
-    }
-    if (req.method === 'GET' && (m = /^\/repos\/[^/]+\/[^/]+\/actions\/artifacts\/(\d+)\/zip$/.exec(path))) {
-      res.writeHead(302, { location: `${this.url}/blobs/artifacts/${m[1]}` });
-      return void res.end();
-    }
-    if (req.method === 'GET' && (m = /^\/blobs\/artifacts\/(\d+)$/.exec(path))) {
-      const id = Number(m[1]);
-      const artifact = [...this.artifacts.values()].flat().find((a) => a.id === id);
-      if (!artifact) return this.notFound(res);
-      res.writeHead(200, { 'content-type': 'application/zip' });
-      return void res.end(Buffer.from(artifact.zip));
-    }
-    if (
-      req.method === 'POST' &&
-      (m = /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/(\d+)\/(rerun|rerun-failed-jobs|cancel)$/.exec(path))
-    ) {
-      const run = this.runs.find((r) => r.id === Number(m?.[1]));
-      if (!run) return this.notFound(res);
-      if (m[2] === 'cancel') {
-        if ((run.status ?? 'completed') === 'completed')
-          return json(409, { message: 'Cannot cancel a workflow run that is completed.' });
+      this.page(res, url, items, 'artifacts');
+    } else if (artifactZip) {
+      redirect(`${this.url}/blobs/artifacts/${artifactZip[1]}`);
+    } else if (artifactBlob) {
+      const artifact = [...this.artifacts.values()].flat().find((a) => a.id === Number(artifactBlob[1]));
+      if (!artifact) this.notFound(res);
+      else {
+        res.writeHead(200, { 'content-type': 'application/zip' });
+        res.end(Buffer.from(artifact.zip));
+      }
+    } else if (action) {
+      const run = this.runs.find((r) => r.id === Number(action[1]));
+      if (!run) this.notFound(res);
+      else if (action[2] !== 'cancel') {
+        run.run_attempt = (run.run_attempt ?? 1) + 1;
+        run.status = 'queued';
+        json(201, {});
+      } else if ((run.status ?? 'completed') === 'completed') {
+        json(409, { message: 'Cannot cancel a workflow run that is completed.' });
+      } else {
         run.status = 'completed';
         run.conclusion = 'cancelled';
-        return json(202, {});
+        json(202, {});
       }
-      run.run_attempt = (run.run_attempt ?? 1) + 1;
-      run.status = 'queued';
-      return json(201, {});
+    } else {
+      this.notFound(res);
     }
-    return this.notFound(res);
   }
 
   private run(run: FakeRun): Record<string, unknown> {

@@ -17,6 +17,7 @@ export interface GitHubOptions {
 }
 
 type Octokit = InstanceType<typeof import('@octokit/rest').Octokit>;
+// biome-ignore lint/suspicious/noExplicitAny: GitHub's bodies, read field by field into typed rows.
 type AnyRecord = Record<string, any>;
 
 const split = (repo: string) => {

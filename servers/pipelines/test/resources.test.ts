@@ -3,6 +3,7 @@ import {
   assertContract,
   type Connected,
   callOk,
+  checkBadInputs,
   expectRpcError,
   promptText,
   readText,
@@ -56,6 +57,30 @@ it('offers exactly its tools, resources and prompts, and lints clean', async () 
     ],
     prompts: ['fix-failing-build', 'flaky-test-report', 'pipeline-health'],
   });
+});
+
+it('handles bad input to every tool without crashing or leaking internals', async () => {
+  await callOk(client, 'sync_runs', {});
+  const valid: Record<string, Record<string, unknown>> = {
+    list_workflows: {},
+    list_runs: { branch: 'main' },
+    get_run: { run: 101 },
+    get_failure_summary: { run: 101 },
+    get_job_log: { job: 1002 },
+    search_job_logs: { job: 1002, query: 'Error' },
+    find_flaky_tests: {},
+    get_duration_trends: { workflow: 'CI' },
+    sync_runs: { max_runs: 1 },
+    ingest_test_report: { content: '<testsuite/>' },
+    rerun_run: { run: 101 },
+    cancel_run: { run: 101 },
+  };
+  for (const tool of definition.tools) {
+    const summary = await checkBadInputs(client, tool.name, tool.input, valid[tool.name] ?? {}, {
+      allowedCodes: ['not_found', 'conflict', 'forbidden', 'upstream'],
+    });
+    expect(summary.cases).toBeGreaterThan(0);
+  }
 });
 
 it('keeps tools/list under 4,000 tokens (chars/4)', async () => {

@@ -80,6 +80,21 @@ describe('sync_runs', () => {
     expect((await callOk(client, 'list_runs', { limit: 1 })).total).toBe(130);
   });
 
+  it('stops when the client cancels, keeping the runs already stored', async () => {
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'sync_runs', arguments: {} }, undefined, {
+      signal: controller.signal,
+      onprogress: (p) => {
+        if (p.progress === 1) controller.abort();
+      },
+    });
+    await expect(call).rejects.toThrow(/abort/i);
+    const total = async () => (await callOk<{ total: number }>(client, 'list_runs', {})).total;
+    await expect.poll(total).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await total()).toBe(2);
+  });
+
   it('stops at max_runs', async () => {
     expect(await sync({ max_runs: 2 })).toMatchObject({ runs: 2 });
   });

@@ -1,9 +1,9 @@
-import { createRequire } from 'node:module';
 import { InvalidInput, NotFound } from '@shipyard/core';
 import { type PipelinesDeps, resource } from './deps.js';
 import { durationTrend } from './domain/durations.js';
 import { clip, sliceLines } from './domain/logs.js';
 import { FLAKY_URI } from './domain/model.js';
+import { load } from './load.js';
 import { jobOrThrow, logOf, runDetail } from './tools/shared.js';
 
 const DAY = 86_400_000;
@@ -122,9 +122,7 @@ export const durationsResource = resource({
   async read({ workflow }, ctx) {
     const points = await durationPoints(ctx.deps, workflow);
     // @shipyard/charts stays outside the bundle (it loads vega from its own files): required, on first read.
-    const { lineChart } = createRequire(import.meta.url)(
-      '@shipyard/charts',
-    ) as typeof import('@shipyard/charts');
+    const { lineChart } = load('@shipyard/charts') as typeof import('@shipyard/charts');
     return lineChart(points);
   },
 });

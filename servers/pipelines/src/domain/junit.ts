@@ -1,5 +1,6 @@
 // JUnit XML (Jest, pytest, Maven Surefire, go-junit-report, …) to plain test results.
 import { InvalidInput } from '@shipyard/core';
+import { load } from '../load.js';
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
 
@@ -70,7 +71,7 @@ function collect(suite: Node, out: TestResult[], parentName: string): void {
  * line and column.
  */
 export async function parseJUnit(xml: string, source: string): Promise<TestResult[]> {
-  fxp ??= await import('fast-xml-parser');
+  fxp ??= load('fast-xml-parser') as Fxp;
   const checked = fxp.XMLValidator.validate(xml);
   if (checked !== true) {
     const { line, col, msg } = checked.err;

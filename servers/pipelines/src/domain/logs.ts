@@ -1,5 +1,6 @@
 // Job logs as plain lines: cleaning, the error rules, excerpts, slices and search. Pure: no store, no MCP.
 import { InvalidInput } from '@shipyard/core';
+import { load } from '../load.js';
 
 // ANSI escape sequences: colours (CSI ... m), cursor moves and OSC titles.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI codes start with ESC.
@@ -115,7 +116,7 @@ export async function matcher(
     const lower = query.toLowerCase();
     return (line) => line.toLowerCase().includes(lower);
   }
-  re2 ??= await import('re2js');
+  re2 ??= load('re2js') as Re2;
   const { RE2JS } = re2;
   let compiled: InstanceType<Re2['RE2JS']>;
   try {

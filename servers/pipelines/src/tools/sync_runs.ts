@@ -2,6 +2,7 @@ import { z } from '@shipyard/core';
 import { type PipelinesDeps, tool } from '../deps.js';
 import { FLAKY_URI, type Run } from '../domain/model.js';
 import { globs } from '../domain/repo.js';
+import { load } from '../load.js';
 import { fetchLog, fields, ingest, repoOf } from './shared.js';
 
 type Fflate = typeof import('fflate');
@@ -114,7 +115,7 @@ async function syncReports(deps: PipelinesDeps, run: Run, signal: AbortSignal, p
     if (artifact.expired || !wanted(artifact.name)) continue;
     try {
       const zip = await deps.github.downloadArtifact(run.repo, artifact.id, signal);
-      fflate ??= await import('fflate');
+      fflate ??= load('fflate') as Fflate;
       let size = 0;
       const files = fflate.unzipSync(zip, {
         filter: (file) => {

@@ -59,8 +59,14 @@ export const logResource = resource({
         return Number.isSafeInteger(run) ? ctx.deps.store.completeJobIds(run, value) : [];
       },
     },
-    offset: { description: 'First line, 0-based' },
-    limit: { description: 'Lines, at most 2,000' },
+    offset: {
+      description: 'First line, 0-based',
+      complete: (value) => ['0'].filter((v) => v.startsWith(value)),
+    },
+    limit: {
+      description: 'Lines, at most 2,000',
+      complete: (value) => ['50', '200', '2000'].filter((v) => v.startsWith(value)),
+    },
   },
   async read(params, ctx) {
     const job = await jobOrThrow(ctx.deps, id(params.job, 'job'));

@@ -18,7 +18,7 @@ export interface ToolAnnotations {
 export interface BaseContext<Deps> {
   /** The dependencies the server was created with (a database, a client…). */
   deps: Deps;
-  /** Logs to stderr. */
+  /** Logs to stderr; in a tool call, also to the calling client (MCP logging, at or above its level). */
   log: Logger;
   /** The configured user (`--user` / `SHIPYARD_USER`), if any. */
   user: string | undefined;

@@ -117,7 +117,8 @@ export class Tools {
     return this.listing;
   }
 
-  async call(name: unknown, args: unknown, extra?: Extra): Promise<CallToolResult> {
+  /** `log` is the handler's ctx.log (the runtime's logger without it). */
+  async call(name: unknown, args: unknown, extra?: Extra, log?: Logger): Promise<CallToolResult> {
     const names = this.names;
     if (typeof name !== 'string') {
       throw new RpcError(
@@ -158,7 +159,7 @@ export class Tools {
     }
     let value: unknown;
     try {
-      value = await tool.def.handler(parsed.data, this.context(extra));
+      value = await tool.def.handler(parsed.data, this.context(extra, log));
     } catch (error) {
       if (isShipyardError(error)) return errorResult(error);
       return errorResult(this.scope.faults.internal(`tool ${name}`, error));
@@ -174,7 +175,7 @@ export class Tools {
   }
 
   /** A handler's context: the base one, with the call's signal, progress and `changed`. */
-  private context(extra: Extra | undefined): ToolContext<unknown> {
+  private context(extra: Extra | undefined, callLog: Logger | undefined): ToolContext<unknown> {
     const progressToken = extra?._meta?.progressToken;
     const shutdown = this.scope.shutdown;
     let signal: AbortSignal | undefined;
@@ -182,7 +183,7 @@ export class Tools {
     // Written out, not Object.assign: that would read the lazy `signal` getter at once.
     return {
       deps,
-      log,
+      log: callLog ?? log,
       user,
       // Combined on first use: most handlers never look at it.
       get signal() {

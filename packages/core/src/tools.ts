@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AnyTool, BaseContext, ToolContext } from './define.js';
 import { Forbidden, isShipyardError, ShipyardError } from './errors.js';
 import { errorResult, type Faults, parseQuoting, RpcError } from './faults.js';
+import { imageContent, type ToolImage, takeImages } from './images.js';
 import type { Logger } from './logger.js';
 import { toolListing } from './schema.js';
 import { checkElsewhere, optionalKeys, refusal } from './tool-hints.js';
@@ -164,6 +165,12 @@ export class Tools {
       if (isShipyardError(error)) return errorResult(error);
       return errorResult(this.scope.faults.internal(`tool ${name}`, error));
     }
+    let images: readonly ToolImage[];
+    try {
+      ({ structured: value, images } = takeImages(value, tool.def));
+    } catch (error) {
+      return errorResult(this.scope.faults.internal(`tool ${name}`, error));
+    }
     // The answer as its output schema has it: unknown keys stripped, a mismatch an internal error.
     const output = tool.output.safeParse(value);
     if (!output.success) {
@@ -171,7 +178,10 @@ export class Tools {
       return errorResult(this.scope.faults.internal(`tool ${name}`, error));
     }
     const data = output.data as Record<string, unknown>;
-    return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
+    return {
+      content: [{ type: 'text', text: JSON.stringify(data) }, ...imageContent(images)],
+      structuredContent: data,
+    };
   }
 
   /** A handler's context: the base one, with the call's signal, progress and `changed`. */

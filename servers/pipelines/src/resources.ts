@@ -107,6 +107,19 @@ export const flakyResource = resource({
   },
 });
 
+/** @shipyard/charts stays outside the bundle (it loads vega and resvg from its own files): required on first use. */
+const charts = () => load('@shipyard/charts') as typeof import('@shipyard/charts');
+
+const workflowVariable = {
+  description: 'Workflow id (list_workflows)',
+  complete: async (value: string, ctx: { deps: PipelinesDeps }) =>
+    ctx.deps.repo
+      ? (await ctx.deps.store.listWorkflows(ctx.deps.repo))
+          .map((w) => String(w.id))
+          .filter((w) => w.startsWith(value))
+      : [],
+};
+
 export const durationsResource = resource({
   uri: 'pipelines://workflows/{workflow}/durations.svg',
   name: 'durations',
@@ -114,22 +127,22 @@ export const durationsResource = resource({
   description:
     "An SVG line chart of the p50 and p95 durations per day of a workflow's successful runs, last 30 days.",
   mimeType: 'image/svg+xml',
-  variables: {
-    workflow: {
-      description: 'Workflow id (list_workflows)',
-      complete: async (value, ctx) =>
-        ctx.deps.repo
-          ? (await ctx.deps.store.listWorkflows(ctx.deps.repo))
-              .map((w) => String(w.id))
-              .filter((w) => w.startsWith(value))
-          : [],
-    },
-  },
-  async read({ workflow }, ctx) {
-    const points = await durationPoints(ctx.deps, workflow);
-    // @shipyard/charts stays outside the bundle (it loads vega from its own files): required, on first read.
-    const { lineChart } = load('@shipyard/charts') as typeof import('@shipyard/charts');
-    return lineChart(points);
+  variables: { workflow: workflowVariable },
+  read: async ({ workflow }, ctx) => charts().lineChart(await durationPoints(ctx.deps, workflow)),
+});
+
+export const durationsPngResource = resource({
+  uri: 'pipelines://workflows/{workflow}/durations.png',
+  name: 'durations-png',
+  title: 'Workflow durations chart (PNG)',
+  description:
+    "A PNG line chart of the p50 and p95 durations per day of a workflow's successful runs, last 30 days.",
+  mimeType: 'image/png',
+  binary: true,
+  variables: { workflow: workflowVariable },
+  read: async ({ workflow }, ctx) => {
+    const { lineChart, svgToPng } = charts();
+    return svgToPng(await lineChart(await durationPoints(ctx.deps, workflow)));
   },
 });
 
@@ -158,4 +171,4 @@ async function durationPoints(deps: PipelinesDeps, key: string | undefined) {
 }
 
 // The log template first: the run template would also match its URIs.
-export const resources = [logResource, runResource, flakyResource, durationsResource];
+export const resources = [logResource, runResource, flakyResource, durationsResource, durationsPngResource];

@@ -54,6 +54,7 @@ it('offers exactly its tools, resources and prompts, and lints clean', async () 
       'pipelines://runs/{run}/jobs/{job}/log{?offset,limit}',
       'pipelines://flaky',
       'pipelines://workflows/{workflow}/durations.svg',
+      'pipelines://workflows/{workflow}/durations.png',
     ],
     prompts: ['fix-failing-build', 'flaky-test-report', 'pipeline-health'],
   });
@@ -134,6 +135,16 @@ describe('resources', () => {
     expect(svg).toMatch(/^<svg/);
     expect(svg).toContain('CI: run duration');
     await expectRpcError(client.readResource({ uri: 'pipelines://workflows/42/durations.svg' }), -32002);
+  });
+
+  it('draws the durations chart as PNG', async () => {
+    const { contents } = await client.readResource({
+      uri: `pipelines://workflows/${WORKFLOW.id}/durations.png`,
+    });
+    const [png] = contents as Array<{ blob?: string; mimeType?: string }>;
+    expect(png?.mimeType).toBe('image/png');
+    const bytes = Buffer.from(png?.blob ?? '', 'base64');
+    expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   });
 
   it('completes run and job ids from the store', async () => {

@@ -1,6 +1,6 @@
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import type { BaseContext, ResourceDefinition } from './define.js';
+import { type BaseContext, type ResourceDefinition, ResourceText } from './define.js';
 import { isShipyardError, NotFound } from './errors.js';
 import { type Faults, RESOURCE_NOT_FOUND, RpcError, withHint } from './faults.js';
 import { named } from './validation.js';
@@ -121,6 +121,7 @@ export class Resources {
   /** A resource's contents as resources/read answers them; errors as the resource's read throws them. */
   async contents(uri: string, { resource, params }: Match = this.match(uri, { loose: true })) {
     const value = await resource.def.read(params, Object.assign(this.scope.base(), { uri }));
+    if (value instanceof ResourceText) return { uri, mimeType: value.mimeType, text: value.text };
     const text = typeof value === 'string' ? value : JSON.stringify(value);
     return { uri, mimeType: resource.def.mimeType, text };
   }

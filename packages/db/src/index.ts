@@ -16,3 +16,4 @@ export {
   type TransactionOptions,
   transaction,
 } from './transaction.js';
+export { type FtsWord, ftsAllOf, ftsAnyOf, ftsQuery, ftsString, ftsWords } from './fts.js';

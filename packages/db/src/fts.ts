@@ -28,7 +28,8 @@ export function ftsWords(text: string, options: { prefix?: boolean } = {}): FtsW
 }
 
 /** One FTS5 string: `"word"` with inner quotes doubled, and `*` after it for a prefix. */
-export const ftsString = (text: string, prefix = false) => `"${text.replaceAll('"', '""')}"${prefix ? '*' : ''}`;
+export const ftsString = (text: string, prefix = false) =>
+  `"${text.replaceAll('"', '""')}"${prefix ? '*' : ''}`;
 
 /** Words any of which may match, as one MATCH expression; undefined when there are none. */
 export function ftsAnyOf(words: readonly string[]): string | undefined {

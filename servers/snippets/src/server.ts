@@ -40,6 +40,7 @@ export function createSnippetsServer(deps: SnippetsDeps) {
     prompts,
     warmUp: () => deps.store.warmUp(),
     close: () => deps.store.close(),
+    watch: (changed) => deps.store.watch(changed),
     mapError: sqliteErrors,
   });
 }

@@ -28,7 +28,12 @@ const TOOLS = [
 it('offers exactly its tools, resources and prompts, and lints clean', async () => {
   await assertContract(client, definition, {
     tools: TOOLS,
-    resources: ['snippets://tags/{tag}', 'snippets://languages/{language}', 'snippets://{id}/versions', 'snippets://{id}'],
+    resources: [
+      'snippets://tags/{tag}',
+      'snippets://languages/{language}',
+      'snippets://{id}/versions',
+      'snippets://{id}',
+    ],
     prompts: ['apply-snippet', 'extract-snippet', 'review-snippet'],
   });
 });
@@ -56,17 +61,27 @@ it('offers only the reading tools and the prompts that use them under --read-onl
 
 it('renders each prompt naming the exact tools, with the snippet embedded', async () => {
   const { snippet } = (
-    await client.callTool({ name: 'save_snippet', arguments: { title: 'Sum', code: 'const sum = (a, b) => a + b;', language: 'js' } })
+    await client.callTool({
+      name: 'save_snippet',
+      arguments: { title: 'Sum', code: 'const sum = (a, b) => a + b;', language: 'js' },
+    })
   ).structuredContent as { snippet: { id: string } };
 
-  const apply = await client.getPrompt({ name: 'apply-snippet', arguments: { id: snippet.id, target: 'cart.ts totals' } });
+  const apply = await client.getPrompt({
+    name: 'apply-snippet',
+    arguments: { id: snippet.id, target: 'cart.ts totals' },
+  });
   const text = apply.messages.map((m) => (m.content.type === 'text' ? m.content.text : '')).join('\n');
   expect(text).toContain('`get_snippet`');
   expect(text).toContain('`record_snippet_use`');
   expect(text).toContain('cart.ts totals');
   expect(apply.messages[1]?.content).toMatchObject({
     type: 'resource',
-    resource: { uri: `snippets://${snippet.id}`, mimeType: 'text/javascript', text: 'const sum = (a, b) => a + b;' },
+    resource: {
+      uri: `snippets://${snippet.id}`,
+      mimeType: 'text/javascript',
+      text: 'const sum = (a, b) => a + b;',
+    },
   });
 
   const extract = await promptText(client, 'extract-snippet', { code: 'SELECT 1', context: 'health check' });
@@ -79,6 +94,9 @@ it('renders each prompt naming the exact tools, with the snippet embedded', asyn
   expect(review).toContain('`update_snippet`');
   expect(review).toContain('expected_version');
 
-  const done = await client.complete({ ref: { type: 'ref/prompt', name: 'review-snippet' }, argument: { name: 'id', value: 'sn-' } });
+  const done = await client.complete({
+    ref: { type: 'ref/prompt', name: 'review-snippet' },
+    argument: { name: 'id', value: 'sn-' },
+  });
   expect(done.completion.values).toEqual([snippet.id]);
 });

@@ -66,11 +66,9 @@ describe('import_snippets', () => {
     expect(result.duplicate_entries).toEqual([{ entry: 'Print again', duplicate_of: print?.id }]);
     expect(result.rejected_entries.map((r) => r.entry)).toEqual(['No body', 'Bad body', 'Blank']);
     expect(result.rejected_entries[0]?.reason).toContain('body');
-    const got = await callOk<{ snippet: { code: string; language: string; tags: string[]; description: string } }>(
-      client,
-      'get_snippet',
-      { id: print?.id },
-    );
+    const got = await callOk<{
+      snippet: { code: string; language: string; tags: string[]; description: string };
+    }>(client, 'get_snippet', { id: print?.id });
     expect(got.snippet).toEqual(
       expect.objectContaining({
         code: "console.log('$1');\n$2",
@@ -79,12 +77,19 @@ describe('import_snippets', () => {
         description: 'Log output to console',
       }),
     );
-    const main = await callOk<{ snippet: { language: string } }>(client, 'get_snippet', { id: result.created_ids[1]?.id });
+    const main = await callOk<{ snippet: { language: string } }>(client, 'get_snippet', {
+      id: result.created_ids[1]?.id,
+    });
     expect(main.snippet.language).toBe('Python');
   });
 
   it('refuses a file that is not JSON, and sends progress on a large import', async () => {
-    const error = await callError(client, 'import_snippets', { format: 'vscode', content: '{ nope' }, 'invalid_input');
+    const error = await callError(
+      client,
+      'import_snippets',
+      { format: 'vscode', content: '{ nope' },
+      'invalid_input',
+    );
     expect(error.message).toContain('not JSON');
     await callError(client, 'import_snippets', { format: 'shipyard', content: '[]' }, 'invalid_input');
 
@@ -93,7 +98,10 @@ describe('import_snippets', () => {
     );
     const progress: number[] = [];
     const result = await client.callTool(
-      { name: 'import_snippets', arguments: { format: 'vscode', content: JSON.stringify(many), language: 'js' } },
+      {
+        name: 'import_snippets',
+        arguments: { format: 'vscode', content: JSON.stringify(many), language: 'js' },
+      },
       undefined,
       { onprogress: (p) => progress.push(p.progress) },
     );
@@ -120,7 +128,11 @@ describe('export_snippets', () => {
       description: 'Retry a call',
       source: 'src/retry.js',
     });
-    await callOk(client, 'update_snippet', { id: a.snippet.id, expected_version: 1, code: 'async function retry(fn, n = 3) {}' });
+    await callOk(client, 'update_snippet', {
+      id: a.snippet.id,
+      expected_version: 1,
+      code: 'async function retry(fn, n = 3) {}',
+    });
     await callOk(client, 'record_snippet_use', { id: a.snippet.id, outcome: 'worked', note: 'fine' });
     await callOk(client, 'record_snippet_use', { id: a.snippet.id, outcome: 'failed' });
     await callOk(client, 'save_snippet', { title: 'Sql', code: 'SELECT 1;', tags: ['db', 'sql'] });
@@ -132,14 +144,23 @@ describe('export_snippets', () => {
     dirs.push(dataDir);
     const other = await connectSnippets({ dataDir });
     try {
-      const imported = await callOk<Imported>(other.client, 'import_snippets', { format: 'shipyard', content: exported.content });
+      const imported = await callOk<Imported>(other.client, 'import_snippets', {
+        format: 'shipyard',
+        content: exported.content,
+      });
       expect(imported).toMatchObject({ created: 2, duplicates: 0, rejected: 0 });
       const again = await callOk<Exported>(other.client, 'export_snippets', { format: 'shipyard' });
       expect(JSON.parse(again.content)).toEqual(JSON.parse(exported.content));
-      const version1 = await callOk<{ snippet: { code: string } }>(other.client, 'get_snippet', { id: a.snippet.id, version: 1 });
+      const version1 = await callOk<{ snippet: { code: string } }>(other.client, 'get_snippet', {
+        id: a.snippet.id,
+        version: 1,
+      });
       expect(version1.snippet.code).toBe('async function retry(fn) {\n  return fn();\n}');
       // Importing the same file again creates nothing.
-      const twice = await callOk<Imported>(other.client, 'import_snippets', { format: 'shipyard', content: exported.content });
+      const twice = await callOk<Imported>(other.client, 'import_snippets', {
+        format: 'shipyard',
+        content: exported.content,
+      });
       expect(twice).toMatchObject({ created: 0, duplicates: 2 });
     } finally {
       await other.client.close();
@@ -148,10 +169,19 @@ describe('export_snippets', () => {
 
   it('exports VS Code snippets, in pages, filtered', async () => {
     for (let i = 0; i < 3; i++) {
-      await callOk(client, 'save_snippet', { title: `Same title`, code: `echo ${i}`, language: 'sh', tags: ['cli'] });
+      await callOk(client, 'save_snippet', {
+        title: `Same title`,
+        code: `echo ${i}`,
+        language: 'sh',
+        tags: ['cli'],
+      });
     }
     await callOk(client, 'save_snippet', { title: 'Other', code: 'x = 1', language: 'py' });
-    const first = await callOk<Exported>(client, 'export_snippets', { format: 'vscode', tags: ['cli'], limit: 2 });
+    const first = await callOk<Exported>(client, 'export_snippets', {
+      format: 'vscode',
+      tags: ['cli'],
+      limit: 2,
+    });
     expect(first).toMatchObject({ count: 2, total: 3 });
     expect(JSON.parse(first.content)).toEqual({
       'Same title': { prefix: 'same-title', body: ['echo 0'], scope: 'shellscript' },
@@ -165,7 +195,10 @@ describe('export_snippets', () => {
     });
     expect(second).toMatchObject({ count: 1, next_cursor: null });
     // A VS Code export imports back as duplicates of what it came from.
-    const back = await callOk<Imported>(client, 'import_snippets', { format: 'vscode', content: first.content });
+    const back = await callOk<Imported>(client, 'import_snippets', {
+      format: 'vscode',
+      content: first.content,
+    });
     expect(back).toMatchObject({ created: 0, duplicates: 2 });
   });
 });

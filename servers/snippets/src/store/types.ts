@@ -53,9 +53,7 @@ export interface SnippetsStore {
   ): Promise<{ id: string; title: string; versions: number } & Changed>;
   searchSnippets(query: SearchQuery): Promise<Page<SnippetSummary> & { note?: string }>;
   /** Tags and languages with how many snippets have each, most used first. */
-  listTags(
-    limit: number,
-  ): Promise<{
+  listTags(limit: number): Promise<{
     tags: Counted<{ tag: string; count: number }>;
     languages: Counted<{ language: string; count: number }>;
   }>;
@@ -81,6 +79,8 @@ export interface SnippetsStore {
   completeIds(prefix: string): Promise<string[]>;
   completeTags(prefix: string): Promise<string[]>;
   completeLanguages(prefix: string): Promise<string[]>;
+  /** Report the URIs other processes on the same data change; returns the function that stops it. */
+  watch(changed: (...uris: string[]) => void): () => void;
   /** Open what is opened lazily (the database). */
   warmUp(): void;
   close(): void;

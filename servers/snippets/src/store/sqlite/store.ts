@@ -1,6 +1,6 @@
 /** The SQLite store: every statement of the server lives here. */
 import { Conflict, InvalidInput, NotFound, pageWindow, toPage } from '@shipyard/core';
-import { ftsWords, ftsString, transaction } from '@shipyard/db';
+import { ftsString, ftsWords, recordChanges, transaction, watchChanges } from '@shipyard/db';
 import type Database from 'better-sqlite3';
 import {
   BM25_WEIGHTS,
@@ -117,6 +117,7 @@ export function createSqliteStore(open: () => SnippetsDatabase): SnippetsStore {
   return {
     warmUp: () => void s(),
     close: () => opened?.database.close(),
+    watch: (changed) => watchChanges(() => s().database, changed),
     saveSnippet: async (fields) => s().save(fields),
     getSnippet: async (id, version) => s().get(id, version),
     updateSnippet: async (id, expected, set) => s().update(id, expected, set),
@@ -204,7 +205,17 @@ function prepare(database: SnippetsDatabase) {
       if (!idTaken.get(id)) return id;
     }
   };
-  const write = <T>(fn: () => T): T => transaction(database, fn, { behavior: 'immediate' });
+  /** One write transaction; the URIs it changed go to the change log with it, for other processes. */
+  const write = <T extends { changed: string[] }>(fn: () => T): T =>
+    transaction(
+      database,
+      () => {
+        const result = fn();
+        recordChanges(database, result.changed);
+        return result;
+      },
+      { behavior: 'immediate' },
+    );
 
   const columns = (fields: SnippetFields) => ({
     title: fields.title,

@@ -144,7 +144,7 @@ export const lineCount = (code: string) => (code === '' ? 0 : code.split('\n').l
 
 /**
  * The parts of compound identifiers, for the index next to the code: `debounceInput` adds `debounce input`,
- * `HTTPServer` adds `http server`, `parse2D` adds `parse 2d`. Words the tokenizer already splits (snake_case,
+ * `HTTPServer` adds `http server`, `parse2D` adds `parse 2 d`. Words the tokenizer already splits (snake_case,
  * kebab-case) and plain words add nothing. Each part once.
  */
 export function identifierWords(code: string): string {

@@ -1,7 +1,7 @@
 import { InvalidInput, isShipyardError, z } from '@shipyard/core';
 import { tool } from '../deps.js';
-import { findLanguage } from '../domain/languages.js';
 import { FORMATS, type ImportEntry, parseImport, scopeLanguage } from '../domain/formats.js';
+import { findLanguage } from '../domain/languages.js';
 import { checkFields, normaliseTags } from '../domain/model.js';
 import { fieldInputs, languageOf, tagsOf } from './shared.js';
 

@@ -8,6 +8,11 @@ import {
   watchResourceUpdates,
 } from '@shipyard/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import deleteSnippetTool from '../src/tools/delete_snippet.js';
+import exportSnippetsTool from '../src/tools/export_snippets.js';
+import getSnippetTool from '../src/tools/get_snippet.js';
+import listSnippetTagsTool from '../src/tools/list_snippet_tags.js';
+import recordSnippetUseTool from '../src/tools/record_snippet_use.js';
 import saveSnippetTool from '../src/tools/save_snippet.js';
 import searchSnippetsTool from '../src/tools/search_snippets.js';
 import updateSnippetTool from '../src/tools/update_snippet.js';
@@ -466,5 +471,32 @@ describe('resources', () => {
     await client.subscribeResource({ uri: 'snippets://tags/watched' });
     await callOk(client, 'update_snippet', { id: snippet.id, expected_version: 1, code: 'w(1)' });
     await expect.poll(() => [...new Set(updates)].sort()).toEqual([uri, 'snippets://tags/watched'].sort());
+  });
+});
+
+const TOOLS = [
+  getSnippetTool,
+  deleteSnippetTool,
+  listSnippetTagsTool,
+  recordSnippetUseTool,
+  exportSnippetsTool,
+];
+
+describe('bad input on every other tool', () => {
+  it('is refused in plain words, never crashes the server', async () => {
+    const { snippet } = await save({ title: 'target', code: 'target()' });
+    const valid: Record<string, Record<string, unknown>> = {
+      get_snippet: { id: snippet.id },
+      delete_snippet: { id: 'sn-00000' },
+      list_snippet_tags: { limit: 5 },
+      record_snippet_use: { id: snippet.id, outcome: 'worked' },
+      export_snippets: { format: 'shipyard' },
+    };
+    for (const [name, args] of Object.entries(valid)) {
+      const tool = TOOLS.find((t) => t.name === name);
+      if (!tool) throw new Error(`no tool ${name}`);
+      const summary = await checkBadInputs(client, name, tool.input, args, { allowedCodes: ['not_found'] });
+      expect(summary.rejected, name).toBeGreaterThan(0);
+    }
   });
 });

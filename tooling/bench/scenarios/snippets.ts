@@ -67,10 +67,29 @@ function prng(seed: number): () => number {
 const words = (text: string): string[] => text.split(/\s+/).filter(Boolean);
 const VERBS = words(`parse load save fetch retry debounce throttle validate format render cache sync merge
   split build send read write stream encode decode hash sort filter map group count resolve connect close
-  open backup restore compress upload download schedule notify log trace measure check convert normalize`);
-const NOUNS = words(`config user token request response file files input event events order orders customer
-  session query result results item items record records path url header headers payload message queue job
-  batch cache key value date time list tree node graph buffer chunk line lines row rows table schema report`);
+  open backup restore compress upload download schedule notify log trace measure check convert normalize
+  apply attach bind call clear clone collect compare compile compute configure copy create delete detect
+  diff dispatch drain emit enqueue escape evaluate expand export extract flatten flush generate handle
+  import index init inject insert inspect install invoke join lock lookup mark migrate mount move observe
+  pack patch poll prepare print probe publish push query queue rank read reduce refresh register release
+  reload remove rename repair replace report request reset retain rotate route sample scan seed select
+  serialize serve shuffle sign skip slice snapshot spawn start stop store submit subscribe swap tag tokenize
+  transform trim unlock unpack update upsert verify visit wait walk watch wrap zip`);
+const NOUNS = words(`config user token request response file input event order customer session query
+  result item record path url header payload message queue job batch cache key value date time list tree
+  node graph buffer chunk line row table schema report account address agent alarm archive asset audit
+  avatar backend balance bucket bundle button calendar cart certificate channel chart checkout client
+  cluster column command comment commit connection container context cookie counter coupon credential
+  cursor dashboard database dataset deadline delivery dependency device dialog digest directory document
+  domain draft email endpoint entity entry error export feature feed field filter flag folder form frame
+  gateway grid handler hook host image index invoice issue item label layout ledger limit link locale
+  lock log manifest matrix media member menu metric migration model module monitor namespace network
+  note notification offset option package page parser partition password patch payment permission
+  pipeline plugin policy pool port post preference price process product profile project promise prompt
+  provider proxy range rate receipt region registry release repository resource role rule runner sample
+  scope screen script secret segment selector sensor server service setting shard signal snapshot socket
+  source span stage state status storage stream subscription summary task team template tenant thread
+  ticket timer topic trace transaction upload vector version video viewport volume webhook widget worker`);
 const TAGS = words(`http async io cli db testing parsing strings dates auth cache perf utils react node api
   errors logging config security files json csv regex concurrency`);
 const LANGUAGES = ['TypeScript', 'Python', 'Go', 'Rust', 'Shell', 'SQL', 'JavaScript', 'Java'] as const;
@@ -78,84 +97,90 @@ type Language = (typeof LANGUAGES)[number];
 
 const cap = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
-/** Code in a language's own shape: functions of statements over generated names. */
+/**
+ * Code in a language's own shape: functions of statements over names made of the snippet's own few verbs
+ * and nouns (as real code keeps to its subject), so that a word is in a few percent of the snippets.
+ */
 function generator(random: () => number) {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
-  const camel = () => `${pick(VERBS)}${cap(pick(NOUNS))}`;
-  const snake = () => `${pick(VERBS)}_${pick(NOUNS)}`;
-  const lines: Record<Language, (fn: string) => string[]> = {
-    TypeScript: (fn) => [
-      `export async function ${fn}(${pick(NOUNS)}: string, options: { ${pick(NOUNS)}?: number } = {}): Promise<string[]> {`,
-      `  const ${pick(NOUNS)} = await ${camel()}(${pick(NOUNS)});`,
-      `  if (!${pick(NOUNS)}) throw new Error('${pick(VERBS)} ${pick(NOUNS)} failed');`,
-      `  for (const ${pick(NOUNS)} of ${camel()}()) ${camel()}(${pick(NOUNS)}, options);`,
-      `  return [${pick(NOUNS)}].map((x) => ${camel()}(x));`,
-      '}',
-    ],
-    JavaScript: (fn) => [
-      `function ${fn}(${pick(NOUNS)}, ${pick(NOUNS)}) {`,
-      `  const ${pick(NOUNS)} = ${camel()}(${pick(NOUNS)});`,
-      `  return ${pick(NOUNS)}.filter((x) => ${camel()}(x)).map(${camel()});`,
-      '}',
-    ],
-    Python: (fn) => [
-      `def ${fn.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}(${pick(NOUNS)}, ${pick(NOUNS)}=None):`,
-      `    """${cap(pick(VERBS))} the ${pick(NOUNS)} and ${pick(VERBS)} the ${pick(NOUNS)}."""`,
-      `    ${pick(NOUNS)} = ${snake()}(${pick(NOUNS)})`,
-      `    for ${pick(NOUNS)} in ${snake()}():`,
-      `        ${snake()}(${pick(NOUNS)})`,
-      `    return [${snake()}(x) for x in ${pick(NOUNS)}]`,
-      '',
-    ],
-    Go: (fn) => [
-      `func ${cap(fn)}(${pick(NOUNS)} string) ([]string, error) {`,
-      `\t${pick(NOUNS)}, err := ${camel()}(${pick(NOUNS)})`,
-      '\tif err != nil {',
-      `\t\treturn nil, fmt.Errorf("${pick(VERBS)} ${pick(NOUNS)}: %w", err)`,
-      '\t}',
-      `\treturn ${camel()}(${pick(NOUNS)}), nil`,
-      '}',
-    ],
-    Rust: (fn) => [
-      `pub fn ${fn.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}(${pick(NOUNS)}: &str) -> Result<Vec<String>, Error> {`,
-      `    let mut ${pick(NOUNS)} = ${snake()}(${pick(NOUNS)})?;`,
-      `    for ${pick(NOUNS)} in ${snake()}().iter() {`,
-      `        ${pick(NOUNS)}.push(${snake()}(${pick(NOUNS)}));`,
-      '    }',
-      `    Ok(${pick(NOUNS)})`,
-      '}',
-    ],
-    Shell: (fn) => [
-      `${fn.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}() {`,
-      `  local ${pick(NOUNS)}="$1"`,
-      `  if [ -z "$${pick(NOUNS)}" ]; then echo "${pick(VERBS)}: missing ${pick(NOUNS)}" >&2; return 1; fi`,
-      `  ${pick(VERBS)} "$${pick(NOUNS)}" | grep -v "${pick(NOUNS)}" > "/tmp/${pick(NOUNS)}.txt"`,
-      '}',
-    ],
-    SQL: () => [
-      `SELECT ${pick(NOUNS)}.id, ${pick(NOUNS)}.${pick(NOUNS)}, count(*) AS ${pick(NOUNS)}_count`,
-      `FROM ${pick(NOUNS)} JOIN ${pick(NOUNS)} ON ${pick(NOUNS)}.id = ${pick(NOUNS)}.${pick(NOUNS)}_id`,
-      `WHERE ${pick(NOUNS)}.${pick(NOUNS)} > now() - interval '${1 + Math.floor(random() * 30)} days'`,
-      `GROUP BY ${pick(NOUNS)}.id ORDER BY ${pick(NOUNS)}_count DESC;`,
-      '',
-    ],
-    Java: (fn) => [
-      `public static List<String> ${fn}(String ${pick(NOUNS)}) throws IOException {`,
-      `    List<String> ${pick(NOUNS)} = ${camel()}(${pick(NOUNS)});`,
-      `    for (String ${pick(NOUNS)} : ${camel()}()) { ${camel()}(${pick(NOUNS)}); }`,
-      `    return ${pick(NOUNS)};`,
-      '}',
-    ],
-  };
   return (language: Language) => {
+    const verbs = Array.from({ length: 4 }, () => pick(VERBS));
+    const nouns = Array.from({ length: 5 }, () => pick(NOUNS));
+    const verb = () => pick(verbs);
+    const noun = () => pick(nouns);
+    const camel = () => `${verb()}${cap(noun())}`;
+    const snake = () => `${verb()}_${noun()}`;
+    const lines: Record<Language, (fn: string) => string[]> = {
+      TypeScript: (fn) => [
+        `export async function ${fn}(${noun()}: string, options: { ${noun()}?: number } = {}): Promise<string[]> {`,
+        `  const ${noun()} = await ${camel()}(${noun()});`,
+        `  if (!${noun()}) throw new Error('${verb()} ${noun()} failed');`,
+        `  for (const ${noun()} of ${camel()}()) ${camel()}(${noun()}, options);`,
+        `  return [${noun()}].map((x) => ${camel()}(x));`,
+        '}',
+      ],
+      JavaScript: (fn) => [
+        `function ${fn}(${noun()}, ${noun()}) {`,
+        `  const ${noun()} = ${camel()}(${noun()});`,
+        `  return ${noun()}.filter((x) => ${camel()}(x)).map(${camel()});`,
+        '}',
+      ],
+      Python: (fn) => [
+        `def ${fn.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}(${noun()}, ${noun()}=None):`,
+        `    """${cap(verb())} the ${noun()} and ${verb()} the ${noun()}."""`,
+        `    ${noun()} = ${snake()}(${noun()})`,
+        `    for ${noun()} in ${snake()}():`,
+        `        ${snake()}(${noun()})`,
+        `    return [${snake()}(x) for x in ${noun()}]`,
+        '',
+      ],
+      Go: (fn) => [
+        `func ${cap(fn)}(${noun()} string) ([]string, error) {`,
+        `\t${noun()}, err := ${camel()}(${noun()})`,
+        '\tif err != nil {',
+        `\t\treturn nil, fmt.Errorf("${verb()} ${noun()}: %w", err)`,
+        '\t}',
+        `\treturn ${camel()}(${noun()}), nil`,
+        '}',
+      ],
+      Rust: (fn) => [
+        `pub fn ${fn.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}(${noun()}: &str) -> Result<Vec<String>, Error> {`,
+        `    let mut ${noun()} = ${snake()}(${noun()})?;`,
+        `    for ${noun()} in ${snake()}().iter() {`,
+        `        ${noun()}.push(${snake()}(${noun()}));`,
+        '    }',
+        `    Ok(${noun()})`,
+        '}',
+      ],
+      Shell: (fn) => [
+        `${fn.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}() {`,
+        `  local ${noun()}="$1"`,
+        `  if [ -z "$${noun()}" ]; then echo "${verb()}: missing ${noun()}" >&2; return 1; fi`,
+        `  ${verb()} "$${noun()}" | grep -v "${noun()}" > "/tmp/${noun()}.txt"`,
+        '}',
+      ],
+      SQL: () => [
+        `SELECT ${noun()}.id, ${noun()}.${noun()}, count(*) AS ${noun()}_count`,
+        `FROM ${noun()} JOIN ${noun()} ON ${noun()}.id = ${noun()}.${noun()}_id`,
+        `WHERE ${noun()}.${noun()} > now() - interval '${1 + Math.floor(random() * 30)} days'`,
+        `GROUP BY ${noun()}.id ORDER BY ${noun()}_count DESC;`,
+        '',
+      ],
+      Java: (fn) => [
+        `public static List<String> ${fn}(String ${noun()}) throws IOException {`,
+        `    List<String> ${noun()} = ${camel()}(${noun()});`,
+        `    for (String ${noun()} : ${camel()}()) { ${camel()}(${noun()}); }`,
+        `    return ${noun()};`,
+        '}',
+      ],
+    };
     // 20-400 lines, most of them short, as snippets are.
     const target = 20 + Math.floor(380 * random() ** 4);
     const out: string[] = [];
     while (out.length < target) out.push(...lines[language](camel()));
-    return {
-      code: out.slice(0, target).join('\n'),
-      title: `${cap(pick(VERBS))} ${pick(NOUNS)} ${pick(NOUNS)}`,
-    };
+    const title = `${cap(verbs[0] as string)} ${nouns[0]} ${nouns[1]}`;
+    const description = `${title}: ${verbs[1]} the ${nouns[2]} and ${verbs[2]} the ${nouns[3]}.`;
+    return { code: out.slice(0, target).join('\n'), title, description };
   };
 }
 
@@ -187,11 +212,10 @@ function seedSnippets({ dataDir, root, smoke }: SeedContext): void {
       sqlite.transaction(() => {
         for (let n = from; n < Math.min(from + BATCH, count + 1); n++) {
           const language = pick(LANGUAGES);
-          const { code: body, title } = generate(language);
+          const { code: body, title, description } = generate(language);
           // The snippet's number in a comment keeps every body distinct, as the content hash requires.
           const code = `${language === 'Python' || language === 'Shell' ? '#' : language === 'SQL' ? '--' : '//'} ${n}\n${body}`;
           const tags = [...new Set([pick(TAGS), pick(TAGS)].slice(0, 1 + Math.floor(random() * 2)))];
-          const description = `${title} with ${pick(NOUNS)} and ${pick(NOUNS)}, for ${pick(TAGS)} code.`;
           const at = new Date(start + Math.floor((span * n) / count)).toISOString();
           const id = `sn-${n.toString(36).padStart(5, '0')}`;
           const worked = random() < 0.2 ? Math.floor(random() * 5) : 0;

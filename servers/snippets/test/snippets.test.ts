@@ -335,6 +335,7 @@ describe('search_snippets', () => {
     const none = await search({ query: '"' });
     expect(none.total).toBe(1);
     expect(none.note).toContain('No words');
+    expect(await search({})).not.toHaveProperty('note');
   });
 
   it('filters by all the tags and by language (alias), with pages and a total', async () => {

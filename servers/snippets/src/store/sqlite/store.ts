@@ -382,7 +382,8 @@ function prepare(database: SnippetsDatabase) {
             ?.total ?? 0;
       }
       const page = toPage(rows.map(toSummary), total, window, key);
-      return sort !== query.sort
+      const wordless = !match && (query.query ?? '').trim() !== '';
+      return wordless
         ? { ...page, note: 'No words to search for: listed by the filters, most recent first' }
         : page;
     },

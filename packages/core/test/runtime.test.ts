@@ -86,6 +86,7 @@ describe('initialize', () => {
       resources: { subscribe: true },
       prompts: {},
       completions: {},
+      logging: {},
     });
   });
 

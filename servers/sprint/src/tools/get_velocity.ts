@@ -1,0 +1,31 @@
+import { z } from '@shipyard/core';
+import { tool } from '../deps.js';
+import { loadVelocity } from '../reports.js';
+import { fields, VelocitySchema } from './shared.js';
+
+export default tool({
+  name: 'get_velocity',
+  title: 'Velocity',
+  description:
+    "Get velocity of a team's last closed sprints, average, trend, a chart unless chart is false. Returns " +
+    'points committed, completed, added, removed. Use this to plan.',
+  input: {
+    team: fields.team,
+    last: z.number().int().min(1).max(50).default(10).describe('Sprints shown'),
+    chart: fields.chart,
+  },
+  output: {
+    sprints: z.array(VelocitySchema.omit({ carried: true }).extend({ sprint: z.string() })),
+    average_completed: z.number().nullable(),
+    trend: z.string(),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async handler(input, ctx) {
+    const { rows, summary } = await loadVelocity(ctx.deps.store, input.team, input.last);
+    return {
+      sprints: rows.map(({ name: _name, carried: _carried, ...row }) => row),
+      average_completed: summary.average_completed,
+      trend: summary.trend,
+    };
+  },
+});

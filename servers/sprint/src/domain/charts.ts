@@ -3,6 +3,24 @@ import type { Burndown, VelocityRow } from './metrics.js';
 
 const signed = (points: number) => (points > 0 ? `+${points}` : String(points));
 
+/** One marker per day with a change of scope, each change named: a day whose changes net to zero shows too. */
+function scopeMarkers(data: Burndown) {
+  const byDay = new Map<string, string[]>();
+  for (const change of data.scope_changes) {
+    const labels = byDay.get(change.date) ?? [];
+    labels.push(signed(change.points));
+    byDay.set(change.date, labels);
+  }
+  // Changes before the first day (a sprint started early) show on it.
+  const first = data.days[0]?.date ?? '';
+  const markers = new Map<string, string[]>();
+  for (const [date, labels] of byDay) {
+    const day = date > first ? date : first;
+    markers.set(day, [...(markers.get(day) ?? []), ...labels]);
+  }
+  return [...markers].map(([x, labels]) => ({ x, label: `Scope ${labels.join(' ')}` }));
+}
+
 /** A burndown as a line chart: ideal (dashed) and actual remaining per day, scope changes as markers. */
 export function burndownChartInput(title: string, data: Burndown): ChartInput {
   return {
@@ -16,9 +34,7 @@ export function burndownChartInput(title: string, data: Burndown): ChartInput {
         points: data.days.flatMap((day) => (day.actual === null ? [] : [{ x: day.date, y: day.actual }])),
       },
     ],
-    markers: data.days
-      .filter((day) => day.scope_change !== 0)
-      .map((day) => ({ x: day.date, label: `Scope ${signed(day.scope_change)}` })),
+    markers: scopeMarkers(data),
   };
 }
 

@@ -19,7 +19,6 @@ import {
   sprintKey,
   sprintUris,
   storyKey,
-  summarise,
   VELOCITY_URIS,
 } from '../../domain/model.js';
 import { rankBetween } from '../../domain/rank.js';
@@ -472,7 +471,7 @@ export class SqliteSprintStore implements SprintStore {
     return story.sprint_id === null ? null : this.sprintRow(sprintKey(story.sprint_id));
   }
 
-  private storyChanged(story: StoryRow, sprint: SprintRow | null): string[] {
+  private storyChanged(sprint: SprintRow | null): string[] {
     return sprint ? sprintUris(sprintKey(sprint.id)) : [BACKLOG_URI];
   }
 
@@ -517,7 +516,7 @@ export class SqliteSprintStore implements SprintStore {
           by,
         );
       }
-      return { story: toStory(updated), fields, changed: this.storyChanged(row, sprint) };
+      return { story: toStory(updated), fields, changed: this.storyChanged(sprint) };
     });
   }
 
@@ -535,7 +534,7 @@ export class SqliteSprintStore implements SprintStore {
         )
         .get(status, by.now, row.id) as StoryRow;
       this.event(row.id, row.sprint_id, 'status', from, status, row.points, by);
-      return { story: toStory(updated), from, changed: this.storyChanged(row, sprint) };
+      return { story: toStory(updated), from, changed: this.storyChanged(sprint) };
     });
   }
 
@@ -594,7 +593,7 @@ export class SqliteSprintStore implements SprintStore {
         )
         .get(toId, rank, by.now, row.id) as StoryRow;
       this.recordMove(row, row.sprint_id, toId, by);
-      const changed = new Set([...this.storyChanged(row, from), ...this.storyChanged(updated, to)]);
+      const changed = new Set([...this.storyChanged(from), ...this.storyChanged(to)]);
       return { story: toStory(updated), changed: [...changed] };
     });
   }

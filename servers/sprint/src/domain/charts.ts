@@ -11,11 +11,12 @@ function scopeMarkers(data: Burndown) {
     labels.push(signed(change.points));
     byDay.set(change.date, labels);
   }
-  // Changes before the first day (a sprint started early) show on it.
   const first = data.days[0]?.date ?? '';
   const markers = new Map<string, string[]>();
   for (const [date, labels] of byDay) {
-    const day = date > first ? date : first;
+    // A change before the first day shows on it.
+    let day = date;
+    if (day < first) day = first;
     markers.set(day, [...(markers.get(day) ?? []), ...labels]);
   }
   return [...markers].map(([x, labels]) => ({ x, label: `Scope ${labels.join(' ')}` }));

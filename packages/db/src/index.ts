@@ -1,3 +1,11 @@
+export {
+  CHANGE_LOG_KEEP,
+  CHANGE_LOG_TABLE,
+  type Connection,
+  recordChanges,
+  WATCH_INTERVAL_MS,
+  watchChanges,
+} from './changes.js';
 export { MEMORY, resolveDataDir } from './data-dir.js';
 export { sqliteErrors } from './errors.js';
 export { type LazyDatabase, lazyDatabase } from './lazy.js';

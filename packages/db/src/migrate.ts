@@ -1,4 +1,5 @@
 import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { ensureChangeLog, hasChangeLog } from './changes.js';
 import { aboutFile, type ShipyardDatabase } from './open.js';
 
 /** The bookkeeping table drizzle's migrator (and drizzle-kit) use. */
@@ -86,7 +87,11 @@ function migrateFile<TSchema extends Record<string, unknown>>(
   };
   // A read first: a file that is up to date needs no write lock, which another process may hold for a while.
   const seen = lastApplied();
-  if (seen !== undefined && seen >= newest) return { applied: 0 };
+  if (seen !== undefined && seen >= newest) {
+    // A file made before the change log existed gets it once.
+    if (!hasChangeLog(sqlite)) ensureChangeLog(sqlite);
+    return { applied: 0 };
+  }
 
   const foreignKeys = sqlite.pragma('foreign_keys', { simple: true }) === 1;
   if (foreignKeys) sqlite.pragma('foreign_keys = OFF');
@@ -97,6 +102,7 @@ function migrateFile<TSchema extends Record<string, unknown>>(
       );
       // Again under the lock: another process may have migrated since the read above.
       const lastMillis = lastApplied();
+      ensureChangeLog(sqlite);
       const record = sqlite.prepare(`INSERT INTO "${MIGRATIONS_TABLE}" ("hash", "created_at") VALUES (?, ?)`);
       let applied = 0;
       for (const migration of migrations) {

@@ -58,7 +58,7 @@ describe('migrate', () => {
     const database = openDatabase({ server: 'tickets', dataDir: tempDir() });
     try {
       expect(migrate(database, MIGRATIONS)).toEqual({ applied: 1 });
-      expect(tables(database)).toEqual(['__drizzle_migrations', 'items', 'projects']);
+      expect(tables(database)).toEqual(['__drizzle_migrations', '__shipyard_changes', 'items', 'projects']);
       expect(applied(database)).toBe(1);
 
       database.sqlite.prepare("INSERT INTO projects (key, name) VALUES ('SHIP', 'Shipyard')").run();

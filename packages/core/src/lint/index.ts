@@ -25,7 +25,7 @@ export interface LintOptions {
   tokenBudget?: number;
 }
 
-/** Check one server against the description rules (DESIGN.md §4). Renders prompts, hence async. */
+/** Check one server against the description rules. Renders prompts, hence async. */
 export async function lintServer(
   definition: ServerDefinition,
   options: LintOptions = {},

@@ -52,6 +52,8 @@ export function createSprintServer(deps: SprintDeps) {
     warmUp: () => deps.warmUp?.(),
     close: () => deps.close?.(),
     mapError: sqliteErrors,
+    // Several hosts may share one data directory: their changes reach this process's subscribers too.
+    watch: (changed) => deps.store.watch(changed),
   });
 }
 

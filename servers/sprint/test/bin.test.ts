@@ -14,12 +14,19 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('the built bin serves over stdio on its SQLite file', async () => {
+it('the built bin serves over stdio on its SQLite file, and draws a chart', async () => {
   const client = await spawnServer(bin, ['--data-dir', dataDir]);
   try {
     expect(client.getServerVersion()).toMatchObject({ name: 'shipyard-sprint', version: pkg.version });
-    const added = await callOk<{ uri: string }>(client, 'add_sprint_item', { title: 'Over stdio' });
-    expect(await readText(client, added.uri)).toContain('# Over stdio');
+    const sprint = await callOk<{ key: string }>(client, 'create_sprint', {
+      name: 'Over stdio',
+      start_date: '2026-03-02',
+      end_date: '2026-03-06',
+    });
+    await callOk(client, 'create_story', { title: 'First', points: 3, sprint: sprint.key });
+    expect(await readText(client, `sprint://${sprint.key}`)).toContain('# S-1 Over stdio');
+    // The chart library loads from its own files, outside the bundle.
+    expect(await readText(client, `sprint://${sprint.key}/burndown.svg`)).toContain('<svg');
   } finally {
     await client.close();
   }

@@ -1,5 +1,5 @@
 import { InvalidInput, type PageRequest, pageWindow, toPage } from '@shipyard/core';
-import { transaction } from '@shipyard/db';
+import { recordChanges, transaction, watchChanges } from '@shipyard/db';
 import type { EventRow, EventType, SprintVelocity } from '../../domain/metrics.js';
 import { sprintVelocity } from '../../domain/metrics.js';
 import {
@@ -177,6 +177,22 @@ export class SqliteSprintStore implements SprintStore {
     return this.database.sqlite;
   }
 
+  /**
+   * Run a write in one IMMEDIATE transaction, recording the URIs it changed in the change log, so other
+   * processes on the same file tell their subscribers too.
+   */
+  private write<T extends { changed: string[] }>(fn: () => T): T {
+    return transaction(this.database, () => {
+      const result = fn();
+      recordChanges(this.database, result.changed);
+      return result;
+    });
+  }
+
+  watch(changed: (...uris: string[]) => void): () => void {
+    return watchChanges(() => this.database, changed);
+  }
+
   // ---- reads used inside writes (synchronous, on the same connection)
 
   private sprintRow(key: string): SprintRow {
@@ -261,22 +277,24 @@ export class SqliteSprintStore implements SprintStore {
 
   async createSprint(input: NewSprint, by: Actor) {
     checkDates(input.start_date, input.end_date);
-    const row = this.sqlite
-      .prepare(
-        `INSERT INTO sprints (team, name, goal, start_date, end_date, capacity, created_at)
+    return this.write(() => {
+      const row = this.sqlite
+        .prepare(
+          `INSERT INTO sprints (team, name, goal, start_date, end_date, capacity, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-      )
-      .get(
-        input.team,
-        input.name,
-        input.goal ?? '',
-        input.start_date,
-        input.end_date,
-        input.capacity ?? null,
-        by.now,
-      ) as SprintRow;
-    const sprint = toSprint(row);
-    return { sprint, changed: sprintUris(sprint.key) };
+        )
+        .get(
+          input.team,
+          input.name,
+          input.goal ?? '',
+          input.start_date,
+          input.end_date,
+          input.capacity ?? null,
+          by.now,
+        ) as SprintRow;
+      const sprint = toSprint(row);
+      return { sprint, changed: sprintUris(sprint.key) };
+    });
   }
 
   async listSprints(filter: { team?: string | undefined; status?: string[] | undefined }, page: PageRequest) {
@@ -338,7 +356,7 @@ export class SqliteSprintStore implements SprintStore {
   }
 
   async startSprint(key: string, expectedVersion: number | undefined, by: Actor) {
-    return transaction(this.database, () => {
+    return this.write(() => {
       const row = this.sprintRow(key);
       checkVersion(toSprint(row).key, row.version, expectedVersion, 'get_sprint');
       const active = this.sqlite
@@ -376,7 +394,7 @@ export class SqliteSprintStore implements SprintStore {
   }
 
   async closeSprint(key: string, carryTo: string | null, by: Actor) {
-    return transaction(this.database, () => {
+    return this.write(() => {
       const row = this.sprintRow(key);
       const sprint = toSprint(row);
       let target: SprintRow | null = null;
@@ -430,7 +448,7 @@ export class SqliteSprintStore implements SprintStore {
   // ---- stories
 
   async createStory(input: NewStory, by: Actor) {
-    return transaction(this.database, () => {
+    return this.write(() => {
       let sprint: SprintRow | null = null;
       if (input.sprint !== undefined) {
         sprint = this.sprintRow(input.sprint);
@@ -476,7 +494,7 @@ export class SqliteSprintStore implements SprintStore {
   }
 
   async updateStory(key: string, patch: StoryPatch, expectedVersion: number | undefined, by: Actor) {
-    return transaction(this.database, () => {
+    return this.write(() => {
       const row = this.storyRow(key);
       checkVersion(storyKey(row.id), row.version, expectedVersion, 'get_backlog or get_sprint');
       const sprint = this.storySprint(row);
@@ -521,7 +539,7 @@ export class SqliteSprintStore implements SprintStore {
   }
 
   async setStoryStatus(key: string, status: StoryStatus, expectedVersion: number | undefined, by: Actor) {
-    return transaction(this.database, () => {
+    return this.write(() => {
       const row = this.storyRow(key);
       checkVersion(storyKey(row.id), row.version, expectedVersion, 'get_sprint');
       const sprint = this.storySprint(row);
@@ -539,7 +557,7 @@ export class SqliteSprintStore implements SprintStore {
   }
 
   async moveStory(key: string, move: Move, expectedVersion: number | undefined, by: Actor) {
-    return transaction(this.database, () => {
+    return this.write(() => {
       const row = this.storyRow(key);
       const storyKeyText = storyKey(row.id);
       checkVersion(storyKeyText, row.version, expectedVersion, 'get_backlog or get_sprint');

@@ -133,7 +133,6 @@ export interface SprintStore {
     through?: string,
   ): Promise<{ points: number; stories: number; unestimated: number }>;
   completeSprintKeys(prefix: string): Promise<string[]>;
-  completeStoryKeys(prefix: string): Promise<string[]>;
   /** Report the URIs other processes change (for subscribers); returns the function that stops it. */
   watch(changed: (...uris: string[]) => void): () => void;
 }

@@ -731,13 +731,4 @@ export class SqliteSprintStore implements SprintStore {
         .all(`${digits}%`) as { id: number }[]
     ).map((row) => sprintKey(row.id));
   }
-
-  async completeStoryKeys(prefix: string) {
-    const digits = prefix.replace(/^st-?/i, '').replace(/\D/g, '');
-    return (
-      this.sqlite
-        .prepare('SELECT id FROM stories WHERE CAST(id AS TEXT) LIKE ? ORDER BY CAST(id AS TEXT) LIMIT 100')
-        .all(`${digits}%`) as { id: number }[]
-    ).map((row) => storyKey(row.id));
-  }
 }

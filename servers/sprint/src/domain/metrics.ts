@@ -191,7 +191,7 @@ export function burndown(sprint: SprintTimes, events: readonly EventRow[], today
   // The remaining points after the last event of each day.
   let current = 0;
   let currentDay: string | undefined;
-  const stories = replay(
+  replay(
     sprint,
     events.filter((event) => event.type !== 'carried'),
     (event, state) => {
@@ -203,7 +203,6 @@ export function burndown(sprint: SprintTimes, events: readonly EventRow[], today
     (change) => changes.push(change),
   );
   if (currentDay !== undefined) actualByDay.set(currentDay, current);
-  void stories;
   const n = days.length;
   let carry = 0;
   // Days before the first one shown fold into it.

@@ -50,17 +50,6 @@ export type StorySummary = Pick<
   'key' | 'title' | 'points' | 'priority' | 'assignee' | 'status' | 'sprint' | 'ticket_ref'
 >;
 
-export const summarise = (story: Story): StorySummary => ({
-  key: story.key,
-  title: story.title,
-  points: story.points,
-  priority: story.priority,
-  assignee: story.assignee,
-  status: story.status,
-  sprint: story.sprint,
-  ticket_ref: story.ticket_ref,
-});
-
 /** The numeric id in a key (`s-12` is S-12), or undefined for text that is no key of that kind. */
 export function keyId(key: string, pattern: RegExp): number | undefined {
   const match = pattern.exec(key.trim().toUpperCase());

@@ -22,9 +22,9 @@ const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20'
 rmSync('dist', { recursive: true, force: true });
 
 /**
- * zod's `z.locales` namespace holds the error messages of every language zod speaks, 260 KB of the tickets
- * bundle's 860 KB (a namespace export that no bundler can prune), for `z.config(z.locales.xx())`. Servers
- * speak English, which zod loads as its default on its own: `z.locales` keeps only `en`.
+ * zod's `z.locales` namespace holds the error messages of every language zod speaks, for
+ * `z.config(z.locales.xx())`: a large part of a bundle, and a namespace export that no bundler can prune.
+ * Servers speak English, which zod loads as its default on its own: `z.locales` keeps only `en`.
  */
 const englishOnly = {
   name: 'zod-english-only',

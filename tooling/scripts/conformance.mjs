@@ -5,8 +5,7 @@
 // scenarios below (those that need no fixture of their own), and is stopped. Exits 1 if any fails.
 //
 // The conformance CLI declares Node 22 for one import (`fs.globSync`, which only its tier-check command
-// calls). Rather than a second Node for this step (Debian's packages have none newer than 20, and the npm
-// registry's is a large prebuilt binary per platform), conformance-node20.mjs supplies that import on Node 20.
+// calls). conformance-node20.mjs supplies that import on Node 20, so this step needs no second Node.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -2,12 +2,21 @@
 // pack-smoke [server…]: what a user gets from `npx -y @shipyard/<name>`. Pack each published server
 // (default: every servers/* package that is not private), install the tarballs with npm into an empty
 // folder outside the workspace, spawn each installed bin over stdio and complete initialize, tools/list
-// and one tool call (package.json "shipyard.smoke": { "tool", "arguments" }). It builds what it packs first.
+// and one tool call (package.json "shipyard.smoke": { "tool", "arguments" }). The workspace packages a server
+// loads at run time (@shipyard/charts) are packed and installed with it; when a server draws charts, the
+// installed @shipyard/charts must draw a PNG of the asked size in that folder. It builds what it packs first.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  CHART_SIZE,
+  drawChartIn,
+  drawsCharts,
+  runtimeWorkspaceDeps,
+  workspacePackages,
+} from './pack-deps.mjs';
 import { build, root, serverNames, unknownServer } from './workspace.mjs';
 
 const wanted = process.argv.slice(2).filter((arg, index) => index > 0 || arg !== '--');
@@ -24,6 +33,17 @@ const servers = readdirSync(join(root, 'servers'))
 if (servers.length === 0) {
   console.log('pack-smoke: no published server to check');
   process.exit(0);
+}
+
+let dependencies;
+try {
+  dependencies = runtimeWorkspaceDeps(
+    servers.map((server) => server.pkg),
+    workspacePackages(root),
+  );
+} catch (error) {
+  console.error(`pack-smoke: ${error.message}`);
+  process.exit(1);
 }
 
 // The servers' prepack builds each one too; the client below needs @shipyard/testing built.
@@ -69,6 +89,14 @@ try {
       console.error(`pack-smoke: ${server.pkg.name} FAILED: its tarball ${problems.join(' and ')}`);
     }
   }
+  for (const dependency of dependencies) {
+    const before = new Set(readdirSync(packs));
+    execFileSync('pnpm', ['pack', '--pack-destination', packs], {
+      cwd: dependency.dir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    tarballs.push(join(packs, readdirSync(packs).find((file) => !before.has(file)) ?? ''));
+  }
   execFileSync('mkdir', ['-p', app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-smoke', private: true }));
   console.log(`pack-smoke: npm install ${tarballs.map((t) => t.split('/').pop()).join(' ')}`);
@@ -76,6 +104,22 @@ try {
     cwd: app,
     stdio: 'inherit',
   });
+  if (servers.some((server) => drawsCharts(server.pkg))) {
+    try {
+      const size = drawChartIn(app);
+      if (size.width !== CHART_SIZE.width || size.height !== CHART_SIZE.height) {
+        throw new Error(
+          `drew a ${size.width}x${size.height} PNG, asked for ${CHART_SIZE.width}x${CHART_SIZE.height}`,
+        );
+      }
+      console.log(
+        `pack-smoke: @shipyard/charts draws a ${size.width}x${size.height} PNG where npm installed it`,
+      );
+    } catch (error) {
+      failures++;
+      console.error(`pack-smoke: @shipyard/charts FAILED: ${error.stderr || error.message}`);
+    }
+  }
   for (const server of servers) {
     const bin = join(app, 'node_modules', server.pkg.name, server.pkg.bin[`shipyard-${server.name}`]);
     const smoke = server.pkg.shipyard?.smoke;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ShipyardError } from './errors.js';
+import type { WithImages } from './images.js';
 import type { Logger } from './logger.js';
 
 /** A zod raw shape: the fields of an object schema. */
@@ -18,7 +19,7 @@ export interface ToolAnnotations {
 export interface BaseContext<Deps> {
   /** The dependencies the server was created with (a database, a client…). */
   deps: Deps;
-  /** Logs to stderr. */
+  /** Logs to stderr; in a tool call, also to the calling client (MCP logging, at or above its level). */
   log: Logger;
   /** The configured user (`--user` / `SHIPYARD_USER`), if any. */
   user: string | undefined;
@@ -56,8 +57,16 @@ export interface ToolDefinition<I extends Shape = Shape, O extends Shape = Shape
    * takes is a mistake in the definition, refused at start-up.
    */
   elsewhere?: Readonly<Record<string, string>>;
-  handler(input: Infer<I>, ctx: ToolContext<Deps>): InferInput<O> | Promise<InferInput<O>>;
+  /** The tool may attach images to its answer: the handler returns `withImages(structured, images)`. */
+  images?: boolean;
+  handler(
+    input: Infer<I>,
+    ctx: ToolContext<Deps>,
+  ): ToolAnswer<InferInput<O>> | Promise<ToolAnswer<InferInput<O>>>;
 }
+
+/** What a handler returns: the structured content, or it with images (`withImages`, for `images: true`). */
+export type ToolAnswer<T> = T | WithImages<T>;
 
 /** A tool of any shapes, as the runtime holds them. */
 export type AnyTool = ToolDefinition<any, any, unknown>;
@@ -94,11 +103,16 @@ export interface ResourceDefinition<Deps = any> {
   title?: string;
   description: string;
   mimeType: string;
+  /** `read` returns bytes (a Uint8Array or Buffer), sent base64 as `blob`; `mimeType` says what they are. */
+  binary?: boolean;
   /** One entry per template variable: its description and completion. */
   variables?: Record<string, VariableDefinition<Deps>>;
   /** Concrete resources a template expands to, for resources/list (keep it bounded). */
   list?(ctx: BaseContext<Deps>): ResourceListing[] | Promise<ResourceListing[]>;
-  /** Return text, or a value that core serialises as compact JSON. Throw NotFound when missing. */
+  /**
+   * Return text, or a value that core serialises as compact JSON; bytes for a `binary` resource. Throw
+   * NotFound when missing.
+   */
   read(params: Record<string, string>, ctx: BaseContext<Deps> & { uri: string }): unknown;
   /**
    * For a template whose variables have several spellings of one resource (`ship-2`, `SHIP-2`): the one

@@ -24,6 +24,7 @@ export type {
   ServerDefinition,
   Shape,
   ToolAnnotations,
+  ToolAnswer,
   ToolContext,
   ToolDefinition,
   VariableDefinition,
@@ -43,6 +44,8 @@ export {
 } from './errors.js';
 export type { ErrorMapper } from './faults.js';
 export type { HttpHandle, HttpOptions } from './http.js';
+export type { ToolImage, WithImages } from './images.js';
+export { withImages } from './images.js';
 export type { Logger, LogLevel } from './logger.js';
 export { createLogger } from './logger.js';
 export type { Page, PageRequest, PageWindow, SortKey } from './pagination.js';

@@ -3,6 +3,7 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { BaseContext, ResourceDefinition } from './define.js';
 import { isShipyardError, NotFound } from './errors.js';
 import { type Faults, RESOURCE_NOT_FOUND, RpcError, withHint } from './faults.js';
+import { base64 } from './images.js';
 import { named } from './validation.js';
 
 /** A resource URI longer than this is refused before any template sees it (the usual URL limit). */
@@ -120,9 +121,22 @@ export class Resources {
 
   /** A resource's contents as resources/read answers them; errors as the resource's read throws them. */
   async contents(uri: string, { resource, params }: Match = this.match(uri, { loose: true })) {
-    const value = await resource.def.read(params, Object.assign(this.scope.base(), { uri }));
+    const { def } = resource;
+    const value = await def.read(params, Object.assign(this.scope.base(), { uri }));
+    // A read that returns the other kind is a bug in the server, answered as an internal error.
+    if (def.binary) {
+      if (!(value instanceof Uint8Array)) {
+        throw new Error(
+          `binary resource ${def.name} read ${typeof value === 'string' ? 'text' : typeof value}, not bytes`,
+        );
+      }
+      return { uri, mimeType: def.mimeType, blob: base64(value) };
+    }
+    if (value instanceof Uint8Array) {
+      throw new Error(`resource ${def.name} read bytes, but its definition does not declare binary: true`);
+    }
     const text = typeof value === 'string' ? value : JSON.stringify(value);
-    return { uri, mimeType: resource.def.mimeType, text };
+    return { uri, mimeType: def.mimeType, text };
   }
 
   /**

@@ -95,7 +95,9 @@ export async function runServer(
     return undefined;
   }
 
-  const log = createLogger(name ?? 'server', { level: config.logLevel });
+  // The token never shows in a log line, nor in a log message sent to a client.
+  const secrets = [config.httpToken];
+  const log = createLogger(name ?? 'server', { level: config.logLevel, secrets });
   // Nothing before the transport is up: HTTP warms up before it listens and handles a failure there. Then a
   // graceful stop (below).
   let stopAfterFailedWarmUp = (_error: unknown) => {};
@@ -107,6 +109,7 @@ export async function runServer(
       ...(config.tools ? { tools: config.tools } : {}),
       ...(config.user ? { user: config.user } : {}),
       logger: log,
+      secrets,
       onWarmUpError: (error) => stopAfterFailedWarmUp(error),
     });
   } catch (error) {

@@ -10,14 +10,16 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
+  SetLevelRequestSchema,
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { clientLog, severity } from './client-log.js';
 import { complete } from './completion.js';
 import type { AnyTool, BaseContext, ServerDefinition } from './define.js';
 import { checkRequest, type ErrorMapper, Faults, type RequestSchema, RpcError } from './faults.js';
-import { createLogger, type Logger, stackOf } from './logger.js';
+import { createLogger, type Logger, type Redactor, redactor, stackOf } from './logger.js';
 import { Prompts } from './prompts.js';
 import { Resources, type Subscriptions } from './resources.js';
 import { LazyJsonSchemaValidator, methodOnly, SessionServer } from './session-server.js';
@@ -36,11 +38,15 @@ export interface RuntimeOptions {
   user?: string;
   /** Called when the definition's warmUp fails (runServer exits); without it the error is only logged. */
   onWarmUpError?: (error: unknown) => void;
+  /** Values never sent to a client in a log message (the HTTP token). */
+  secrets?: readonly (string | undefined)[];
 }
 
 interface Session {
   server: Server;
   subscriptions: Subscriptions;
+  /** The least severity of the log messages this session's client is sent (`logging/setLevel`). */
+  logSeverity: number;
 }
 
 /**
@@ -62,6 +68,7 @@ export class Runtime {
   private readonly inflight = new Set<Promise<unknown>>();
   private readonly shutdown = new AbortController();
   private readonly validator = new LazyJsonSchemaValidator();
+  private readonly hide: Redactor;
   private warmedUp: Promise<void> | undefined;
   private closed = false;
   /** Stops the definition's watch while it runs (some session has a subscription). */
@@ -70,7 +77,8 @@ export class Runtime {
   constructor(definition: ServerDefinition<any>, options: RuntimeOptions = {}) {
     this.definition = definition;
     this.options = options;
-    this.log = options.logger ?? createLogger(definition.name);
+    this.log = options.logger ?? createLogger(definition.name, { secrets: options.secrets ?? [] });
+    this.hide = redactor(options.secrets);
     const mapError = definition.mapError as ErrorMapper | undefined;
     this.faults = new Faults(this.log, mapError && ((error) => mapError.call(definition, error)));
     const base = () => this.baseContext();
@@ -129,12 +137,23 @@ export class Runtime {
     const server = new SessionServer(
       { name: `shipyard-${def.name}`, version: def.version, ...(def.title ? { title: def.title } : {}) },
       {
-        capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, completions: {} },
+        capabilities: {
+          tools: {},
+          resources: { subscribe: true },
+          prompts: {},
+          completions: {},
+          logging: {},
+        },
         ...(this.instructions ? { instructions: this.instructions } : {}),
         jsonSchemaValidator: this.validator,
       },
     );
-    const session: Session = { server, subscriptions: new Map() };
+    // Until the client sets a level, it hears what stderr shows.
+    const session: Session = {
+      server,
+      subscriptions: new Map(),
+      logSeverity: severity(this.log.level ?? 'info'),
+    };
     this.sessions.add(session);
     server.oninitialized = () => {
       this.warmUp().catch(() => {});
@@ -261,8 +280,13 @@ export class Runtime {
     this.onRequest(server, ListToolsRequestSchema, () => ({ tools: tools.list() }));
     // A loose schema: a call's bad arguments are answered as a tool result.
     this.onRequest(server, ToolCallRequestSchema, (request, extra) =>
-      tools.call(request.params.name, request.params.arguments, extra),
+      tools.call(request.params.name, request.params.arguments, extra, this.callLog(session, extra)),
     );
+    // Replaces the SDK's own handler, which takes a level it does not know without a word.
+    this.onRequest(server, SetLevelRequestSchema, (request) => {
+      session.logSeverity = severity(request.params.level);
+      return {};
+    });
     this.onRequest(server, ListResourcesRequestSchema, () => resources.list());
     this.onRequest(server, ListResourceTemplatesRequestSchema, () => resources.templates());
     this.onRequest(server, ReadResourceRequestSchema, (request) => resources.read(request.params.uri));
@@ -284,6 +308,16 @@ export class Runtime {
     this.onRequest(server, CompleteRequestSchema, (request) =>
       complete(request.params, { prompts, resources, faults: this.faults, base: () => this.baseContext() }),
     );
+  }
+
+  /** A tool call's ctx.log: stderr, and the calling session at or above its level. */
+  private callLog(session: Session, extra: Extra): Logger {
+    return clientLog(this.log, extra, {
+      logger: this.definition.name,
+      minimum: () => session.logSeverity,
+      hide: this.hide,
+      failed: (error) => this.log.debug('could not send a log message to the client', { error }),
+    });
   }
 
   private track<T>(promise: Promise<T>): Promise<T> {

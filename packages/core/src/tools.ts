@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { AnyTool, BaseContext, ToolContext } from './define.js';
 import { Forbidden, isShipyardError, ShipyardError } from './errors.js';
 import { errorResult, type Faults, parseQuoting, RpcError } from './faults.js';
+import { imageContent, type ToolImage, takeImages } from './images.js';
 import type { Logger } from './logger.js';
 import { toolListing } from './schema.js';
 import { checkElsewhere, optionalKeys, refusal } from './tool-hints.js';
@@ -117,7 +118,8 @@ export class Tools {
     return this.listing;
   }
 
-  async call(name: unknown, args: unknown, extra?: Extra): Promise<CallToolResult> {
+  /** `log` is the handler's ctx.log (the runtime's logger without it). */
+  async call(name: unknown, args: unknown, extra?: Extra, log?: Logger): Promise<CallToolResult> {
     const names = this.names;
     if (typeof name !== 'string') {
       throw new RpcError(
@@ -158,9 +160,15 @@ export class Tools {
     }
     let value: unknown;
     try {
-      value = await tool.def.handler(parsed.data, this.context(extra));
+      value = await tool.def.handler(parsed.data, this.context(extra, log));
     } catch (error) {
       if (isShipyardError(error)) return errorResult(error);
+      return errorResult(this.scope.faults.internal(`tool ${name}`, error));
+    }
+    let images: readonly ToolImage[];
+    try {
+      ({ structured: value, images } = takeImages(value, tool.def));
+    } catch (error) {
       return errorResult(this.scope.faults.internal(`tool ${name}`, error));
     }
     // The answer as its output schema has it: unknown keys stripped, a mismatch an internal error.
@@ -170,11 +178,14 @@ export class Tools {
       return errorResult(this.scope.faults.internal(`tool ${name}`, error));
     }
     const data = output.data as Record<string, unknown>;
-    return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
+    return {
+      content: [{ type: 'text', text: JSON.stringify(data) }, ...imageContent(images)],
+      structuredContent: data,
+    };
   }
 
   /** A handler's context: the base one, with the call's signal, progress and `changed`. */
-  private context(extra: Extra | undefined): ToolContext<unknown> {
+  private context(extra: Extra | undefined, callLog: Logger | undefined): ToolContext<unknown> {
     const progressToken = extra?._meta?.progressToken;
     const shutdown = this.scope.shutdown;
     let signal: AbortSignal | undefined;
@@ -182,7 +193,7 @@ export class Tools {
     // Written out, not Object.assign: that would read the lazy `signal` getter at once.
     return {
       deps,
-      log,
+      log: callLog ?? log,
       user,
       // Combined on first use: most handlers never look at it.
       get signal() {

@@ -134,7 +134,11 @@ export function aroundSlowEcho<D extends ServerDefinition>(
 ): D {
   definition.tools = definition.tools.map((tool) =>
     tool.name === 'slow_echo'
-      ? { ...tool, handler: (input: never, ctx: never) => around(async () => tool.handler(input, ctx)) }
+      ? {
+          ...tool,
+          handler: (input: never, ctx: never) =>
+            around(async () => (await tool.handler(input, ctx)) as Record<string, unknown>),
+        }
       : tool,
   );
   return definition;

@@ -21,11 +21,12 @@ import {
   lintServer,
   lintServers,
   type Rule,
+  renderReference,
   type Severity,
   templateVariables,
   toolsListSize,
 } from '../src/lint/index.js';
-import { boundsLength } from '../src/lint/rules.js';
+import { boundsLength, isTextType } from '../src/lint/rules.js';
 
 const HINTS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
@@ -344,6 +345,20 @@ describe('lintServer', () => {
         /no output fields/,
       );
     });
+
+    it('asks a tool that may attach images to say so in its description', async () => {
+      const findings = await expectFinding(
+        withTool({ images: true }),
+        'output',
+        'warning',
+        'notes/create_note',
+        /images: true/,
+      );
+      expect(findings.filter((f) => f.rule === 'output')).toHaveLength(1);
+      const told = `${createNote.description} Also returns a PNG chart of the notes.`;
+      const clean = await lintServer(withTool({ images: true, description: told }));
+      expect(clean.filter((f) => f.rule === 'output')).toEqual([]);
+    });
   });
 
   describe('prompts', () => {
@@ -481,6 +496,31 @@ describe('lintServer', () => {
       await expectFinding(withResource({ mimeType: '' }), 'resources', 'error', where, /no mimeType/);
     });
 
+    it('requires a binary resource to have a type that is not text, and a text resource one that is', async () => {
+      for (const mimeType of ['text/plain', 'application/json', 'image/svg+xml', 'text/csv; charset=utf-8']) {
+        await expectFinding(
+          withResource({ binary: true, mimeType }),
+          'resources',
+          'error',
+          where,
+          /is binary/,
+        );
+      }
+      await expectFinding(
+        withResource({ mimeType: 'image/png' }),
+        'resources',
+        'warning',
+        where,
+        /binary: true/,
+      );
+      for (const mimeType of ['image/png', 'application/pdf', 'application/octet-stream']) {
+        const findings = await lintServer(withResource({ binary: true, mimeType }));
+        expect(findings.filter((f) => f.rule === 'resources' && /binary|text/.test(f.message))).toEqual([]);
+      }
+      expect(isTextType('application/vnd.api+json')).toBe(true);
+      expect(isTextType('image/png')).toBe(false);
+    });
+
     it('requires a description for each template variable and warns without completion', async () => {
       await expectFinding(
         withResource({ variables: {} }),
@@ -596,5 +636,23 @@ describe('formatFindings', () => {
       'error notes/create_note output: declares no output fields\n' +
         'warn  notes/note_create tool-name: should start with a verb',
     );
+  });
+});
+
+describe('renderReference', () => {
+  it('shows that a tool returns images and that a resource is binary', () => {
+    const reference = renderReference(
+      server({
+        tools: [{ ...createNote, images: true }, getNote],
+        resources: [
+          noteResource,
+          { ...noteResource, uri: 'notes://{slug}/chart', mimeType: 'image/png', binary: true },
+        ],
+      }),
+    );
+    expect(reference).toContain('| `create_note` | additive; returns images |');
+    expect(reference).toContain('| `get_note` | read-only |');
+    expect(reference).toContain('| `notes://{slug}` | text/markdown |');
+    expect(reference).toContain('| `notes://{slug}/chart` | image/png (binary) |');
   });
 });

@@ -85,6 +85,7 @@ describe('initialize', () => {
       resources: { subscribe: true },
       prompts: {},
       completions: {},
+      logging: {},
     });
   });
 

@@ -124,8 +124,8 @@ function ensurePrivateFile(file: string): void {
 }
 
 /**
- * drizzle prepares every query anew, and SQLite compiles the same SQL text each time: that was most of a
- * cheap tool call. Keep compiled statements by SQL text (least recently used out first). A statement
+ * drizzle prepares every query anew, and SQLite would compile the same SQL text each time, which costs
+ * more than a cheap tool call itself. Keep compiled statements by SQL text (least recently used out first). A statement
  * handed out again gets its result mode reset, because drizzle switches statements to raw mode and does
  * not switch them back. Callers must not prepare the same SQL while iterating over it (drizzle does not
  * iterate).
@@ -160,9 +160,9 @@ function isBusy(error: unknown): boolean {
 
 /**
  * Switches the file to WAL (persistent: once set, every later connection is in WAL).
- * Processes opening a new file at the same moment were seen to get SQLITE_BUSY from this pragma
- * despite busy_timeout (rarely; SQLite does not run the busy handler on every locking path), so
- * retry until the busy timeout has passed. A file already in WAL needs no lock here.
+ * Processes opening a new file at the same moment can get SQLITE_BUSY from this pragma despite
+ * busy_timeout (SQLite does not run the busy handler on every locking path), so retry until the busy
+ * timeout has passed. A file already in WAL needs no lock here.
  */
 function enableWal(sqlite: Database.Database, file: string, busyTimeoutMs: number): void {
   const deadline = Date.now() + busyTimeoutMs;

@@ -129,13 +129,18 @@ export function section(result: Result): string {
 
 /** Replace the server's section in the results file, or append it. */
 export function writeSection(file: string, result: Result): void {
-  const text = readFileSync(file, 'utf8');
-  const start = text.indexOf(START(result.meta.server));
-  const endMarker = END(result.meta.server);
-  const end = text.indexOf(endMarker);
+  replaceSection(file, result.meta.server, section(result));
+}
+
+/** Replace the section between `name`'s markers in the results file with `text` (markers included), or append it. */
+export function replaceSection(file: string, name: string, text: string): void {
+  const before = readFileSync(file, 'utf8');
+  const start = before.indexOf(START(name));
+  const endMarker = END(name);
+  const end = before.indexOf(endMarker);
   const next =
     start !== -1 && end > start
-      ? text.slice(0, start) + section(result) + text.slice(end + endMarker.length)
-      : `${text.trimEnd()}\n\n${section(result)}\n`;
+      ? before.slice(0, start) + text + before.slice(end + endMarker.length)
+      : `${before.trimEnd()}\n\n${text}\n`;
   writeFileSync(file, next);
 }

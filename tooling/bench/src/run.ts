@@ -14,9 +14,10 @@ import { cpus, loadavg, release, tmpdir, totalmem, type } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { benchCharts, CHARTS, chartsFigures, chartsSection } from './charts.ts';
 import { cpusAllowed } from './child.ts';
 import { coldStart, idle, type ScenarioResult, type Side, scenario } from './measure.ts';
-import { type Result, ratios, section, writeSection } from './report.ts';
+import { type Result, ratios, replaceSection, section, writeSection } from './report.ts';
 import type { ServerBench } from './scenario.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -24,11 +25,11 @@ const benchDir = resolve(here, '..');
 const root = resolve(benchDir, '../..');
 const baselineScript = join(benchDir, 'baseline', 'server.js');
 
-const HELP = `Usage: pnpm bench [server…] [options]
+const HELP = `Usage: pnpm bench [server…] [charts] [options]
 
 Benchmarks the bins of servers/<server>/ against tooling/bench/baseline/server.js, a bare SDK server with
 one echo tool. With no names: every servers/*/ package with a built dist/index.cjs. Scenarios come from
-tooling/bench/scenarios/<server>.ts.
+tooling/bench/scenarios/<server>.ts. The name charts times @shipyard/charts: its first and later charts.
 
 Options:
   --one-cpu        run again under taskset on one allowed CPU (Linux), harness and servers alike
@@ -167,9 +168,13 @@ async function main(): Promise<number> {
   const calls = count(values.calls, smoke ? 10 : 500, 'calls');
   const callWarmup = count(values['call-warmup'], smoke ? 2 : 20, 'call-warmup', 0);
 
-  const servers = findServers(positionals);
-  if (servers.length === 0) throw new Error('no built server (servers/*/dist/index.cjs): run `pnpm build`');
-  if (!smoke && !values['no-build']) build(servers.map((s) => s.pkgName));
+  const charts = positionals.includes(CHARTS);
+  const names = positionals.filter((name) => name !== CHARTS);
+  const servers = charts && names.length === 0 ? [] : findServers(names);
+  if (servers.length === 0 && !charts)
+    throw new Error('no built server (servers/*/dist/index.cjs): run `pnpm build`');
+  const toBuild = [...servers.map((s) => s.pkgName), ...(charts ? ['@shipyard/charts'] : [])];
+  if (!smoke && !values['no-build']) build(toBuild);
 
   const outDir = join(benchDir, 'results', ...(smoke ? ['smoke'] : []));
   mkdirSync(outDir, { recursive: true });
@@ -253,6 +258,36 @@ async function main(): Promise<number> {
       failed++;
     } finally {
       rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+  if (charts) {
+    try {
+      log('bench charts: packages/charts/bench.ts in fresh processes');
+      const machineAtStart = machine();
+      const result = benchCharts({ root, processes: smoke ? 1 : 5, runs: smoke ? 3 : 20, log });
+      const options = process.argv.slice(2).filter((a) => a.startsWith('--') && a !== '--results');
+      const text = chartsSection(result, {
+        machine: machineAtStart,
+        date: new Date().toISOString().slice(0, 16).replace('T', ' ').concat(' UTC'),
+        commit: measuredCommit,
+        command: ['pnpm bench', CHARTS, ...options].join(' '),
+      });
+      process.stdout.write(`${text}\n\n`);
+      writeFileSync(join(outDir, `${CHARTS}.json`), `${JSON.stringify(result, null, 2)}\n`);
+      if (values.results) {
+        replaceSection(join(benchDir, 'RESULTS.md'), CHARTS, text);
+        log('  wrote the charts table into tooling/bench/RESULTS.md');
+      }
+      if (smoke) {
+        for (const [row, value] of Object.entries(chartsFigures(result))) {
+          if (Number.isFinite(value) && value > 0) continue;
+          log(`smoke: charts: ${row} is ${value}`);
+          failed++;
+        }
+      }
+    } catch (error) {
+      log(`charts: bench failed: ${error instanceof Error ? error.message : String(error)}`);
+      failed++;
     }
   }
   log(failed ? `bench: ${failed} failure(s)` : 'bench: done');

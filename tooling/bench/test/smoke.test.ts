@@ -21,3 +21,12 @@ test('the smoke run measures every figure of every scenario', { timeout: 180_000
   }
   expect(run.stdout).not.toContain('n/a');
 });
+
+test('the smoke run times a first and a later chart', { timeout: 120_000 }, () => {
+  const run = spawnSync(process.execPath, [bench, 'charts', '--smoke'], { encoding: 'utf8' });
+  expect(run.status, run.stderr).toBe(0);
+  expect(run.stdout).toContain('<!-- bench:charts -->');
+  expect(run.stdout).toMatch(/\| SVG, `lineChart` \| \d+\.\d \| \d+\.\d \| \d+ chars \|/);
+  expect(run.stdout).toMatch(/\| PNG, `svgToPng` \| \d+\.\d \| \d+\.\d \| \d+ bytes \|/);
+  expect(run.stdout).not.toContain('bench:example');
+});

@@ -22,7 +22,8 @@ function hints(annotations: ServerDefinition['tools'][number]['annotations']): s
 export function renderReference(definition: ServerDefinition): string {
   const lines = ['### Tools', '', '| Tool | Kind | What it does |', '|---|---|---|'];
   for (const tool of definition.tools) {
-    lines.push(`| \`${tool.name}\` | ${hints(tool.annotations)} | ${cell(tool.description)} |`);
+    const kind = `${hints(tool.annotations)}${tool.images ? '; returns images' : ''}`;
+    lines.push(`| \`${tool.name}\` | ${kind} | ${cell(tool.description)} |`);
   }
   const resources = definition.resources ?? [];
   if (resources.length > 0) {
@@ -32,7 +33,7 @@ export function renderReference(definition: ServerDefinition): string {
         .map((name) => `\`${name}\`: ${resource.variables?.[name]?.description ?? ''}`)
         .join('; ');
       lines.push(
-        `| \`${resource.uri}\` | ${resource.mimeType} | ${cell(resource.description)}${vars ? ` (${cell(vars)})` : ''} |`,
+        `| \`${resource.uri}\` | ${resource.mimeType}${resource.binary ? ' (binary)' : ''} | ${cell(resource.description)}${vars ? ` (${cell(vars)})` : ''} |`,
       );
     }
   }

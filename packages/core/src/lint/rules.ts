@@ -210,6 +210,13 @@ function checkOutput(tool: ToolDefinition, where: string, report: Report): void 
   if (Object.keys(tool.output ?? {}).length === 0) {
     report('output').error(where, 'declares no output fields; give it an output shape for what it returns');
   }
+  // A model reads the description to know what comes back: an image it was not told of is easily missed.
+  if (tool.images && !/\b(image|images|picture|png|chart|diagram|plot)\b/i.test(tool.description ?? '')) {
+    report('output').warn(
+      where,
+      'may attach images (images: true); say in the description what image it returns',
+    );
+  }
 }
 
 /** Name, descriptions, and every backticked tool name in the rendered text exists on the server. */
@@ -282,6 +289,14 @@ export function checkResource(resource: ResourceDefinition, server: string, repo
   const where = `${server}/resource:${resource.uri}`;
   if (!resource.description?.trim()) error(where, 'has no description');
   if (!resource.mimeType?.trim()) error(where, 'has no mimeType (e.g. application/json)');
+  else if (resource.binary && isTextType(resource.mimeType)) {
+    error(
+      where,
+      `is binary, but its mimeType ${resource.mimeType} is text: name what the bytes are (e.g. image/png)`,
+    );
+  } else if (!resource.binary && !isTextType(resource.mimeType)) {
+    warn(where, `has mimeType ${resource.mimeType}, which is not text: declare binary: true and read bytes`);
+  }
   const inTemplate = templateVariables(resource.uri);
   const declared = resource.variables ?? {};
   for (const name of inTemplate) {
@@ -298,6 +313,16 @@ export function checkResource(resource: ResourceDefinition, server: string, repo
       warn(where, `variables declares \`${name}\`, which is not in the URI`);
     }
   }
+}
+
+/** A MIME type whose content is text: text/*, JSON, XML (SVG too), JavaScript, YAML, CSV. */
+export function isTextType(mimeType: string): boolean {
+  const type = mimeType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return (
+    type.startsWith('text/') ||
+    /[/+](json|xml|yaml)$/.test(type) ||
+    /^application\/(javascript|ecmascript|x-ndjson|x-www-form-urlencoded|graphql|sql|toml|x-sh)$/.test(type)
+  );
 }
 
 /** Variable names of an RFC 6570 template: `{a}`, `{+a}`, `{?a,b}`, `{a*}`, `{a:3}`. */

@@ -165,7 +165,7 @@ export function keyOfId(db: Tx, id: number): string | null {
 
 export function toTicket(db: Tx, row: TicketRow): Ticket {
   const parent = row.parentId ? keyOfId(db, row.parentId) : null;
-  // Object.assign, not a spread: on Node 20 the nine properties after a spread took 14 µs a ticket.
+  // Object.assign, not a spread, which is slower on Node 20.
   return Object.assign(toSummary(row), {
     project: projectOfKey(row.key),
     description: row.description,

@@ -59,10 +59,9 @@ function asStored<T extends string | null>(text: T): T {
 
 /**
  * createTicket's statements and transaction, prepared once per database on the raw connection. It is the
- * hottest write, and drizzle's per-call transaction wrapper and row mapping were about a third of it
- * (measured in one process: 190-220 µs a ticket through drizzle, 145-150 µs like this). The values are
- * bound by position and only the new id comes back: binding 16 named values and reading back 20 columns
- * took another 30 µs of a create (in one process, with caches cooled between creates).
+ * hottest write, and drizzle's per-call transaction wrapper and row mapping cost a large share of it.
+ * The values are bound by position and only the new id comes back, which is cheaper than named values
+ * and the whole row.
  */
 function prepareCreate(db: TicketsDb) {
   const sqlite = db.$client;
@@ -168,8 +167,7 @@ export function createTicket(
 export const COMMENTS_SHOWN = 20;
 export const HISTORY_SHOWN = 50;
 /**
- * Bounds on get_ticket's text besides the description, so one answer cannot flood a context window (20
- * comments of 10,000 characters and 50 changes of a 50,000-character description would be 5 million): the
+ * Bounds on get_ticket's text besides the description, so one answer cannot flood a context window: the
  * newest comments are whole while their bodies add up to COMMENT_CHARS_SHOWN, older ones are cut to
  * CLIPPED_CHARS, and so is every history value, as in the history resource. A cut text ends with
  * `… (N characters)`.
@@ -178,7 +176,7 @@ export const COMMENT_CHARS_SHOWN = 20_000;
 export const CLIPPED_CHARS = 500;
 /**
  * History values are cut to CLIPPED_CHARS while the newest entries' values add up to HISTORY_CHARS_SHOWN;
- * older ones to SHORT_CHARS (50 changes of long descriptions were 75,000 characters at 500 each).
+ * older ones to SHORT_CHARS, so that many changes of a long description stay short.
  */
 export const HISTORY_CHARS_SHOWN = 10_000;
 export const SHORT_CHARS = 80;
@@ -424,7 +422,7 @@ function checkNoCycle(tx: Tx, ticket: TicketRow, parent: TicketRow): void {
       hint: 'Pass another ticket as parent, or null to clear it',
     });
   }
-  // The parent's ancestors, nearest first, in one statement (a chain of thousands took a query each), up to
+  // The parent's ancestors, nearest first, in one statement (not a query each), up to
   // the ticket itself if it is one of them. UNION keeps each ticket once, so a loop that a broken file may
   // hold ends the walk; rows come out in the order the walk meets them (SQLite's queue is first in, first
   // out), and the key is read per row so that no join reorders them.

@@ -8,7 +8,7 @@ const BATCH = 500;
 const RELATED_LIMIT = 200;
 /**
  * URIs per call of `changed`: a catch-up after a large import can change a hundred thousand tickets, and a
- * call spread over that many arguments overflows the stack (from about 125,000 in Node 20).
+ * call spread over that many arguments overflows the stack.
  */
 export const REPORT_CHUNK = 1_000;
 

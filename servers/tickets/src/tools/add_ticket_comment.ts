@@ -25,7 +25,7 @@ export default tool({
   handler(input, ctx) {
     const { key, comment, changed } = addComment(ctx.deps.db, input, ctx.user);
     ctx.changed(...changed);
-    // Not the body: the caller has it, and sent back it was the largest part of the answer (10,000 characters).
+    // Not the body: the caller has it, and it would be the largest part of the answer.
     return { key, comment: { id: comment.id, author: comment.author, created_at: comment.created_at } };
   },
 });

@@ -1,4 +1,4 @@
-import { barSvg, lineSvg } from './charts.js';
+import { barSvg, lineSvg, png } from './charts.js';
 import { resource } from './deps.js';
 import { boardView } from './domain/board.js';
 import { sprintMarkdown } from './domain/markdown.js';
@@ -86,11 +86,38 @@ export const burndownSvg = resource({
     lineSvg((await loadBurndown(ctx.deps.store, sprint ?? '', today(ctx.deps))).chart),
 });
 
+export const velocityPng = resource({
+  uri: 'sprint://velocity.png',
+  name: 'velocity-png',
+  title: 'Velocity chart (PNG)',
+  description: `Committed vs completed points of the ${DEFAULT_TEAM} team's last 10 closed sprints, as a PNG bar chart.`,
+  mimeType: 'image/png',
+  binary: true,
+  read: async (_params, ctx) =>
+    png(await barSvg((await loadVelocity(ctx.deps.store, DEFAULT_TEAM, 10)).chart)),
+});
+
+export const burndownPng = resource({
+  uri: 'sprint://{sprint}/burndown.png',
+  name: 'burndown-png',
+  title: 'Burndown chart (PNG)',
+  description:
+    'A sprint burndown as a PNG line chart: ideal vs actual points remaining, scope changes marked.',
+  mimeType: 'image/png',
+  binary: true,
+  variables: sprintVariable,
+  canonical,
+  read: async ({ sprint }, ctx) =>
+    png(await lineSvg((await loadBurndown(ctx.deps.store, sprint ?? '', today(ctx.deps))).chart)),
+});
+
 export const resources = [
   sprintsResource,
   backlogResource,
   velocitySvg,
+  velocityPng,
   sprintResource,
   boardResource,
   burndownSvg,
+  burndownPng,
 ];

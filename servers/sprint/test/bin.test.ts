@@ -27,6 +27,12 @@ it('the built bin serves over stdio on its SQLite file, and draws a chart', asyn
     expect(await readText(client, `sprint://${sprint.key}`)).toContain('# S-1 Over stdio');
     // The chart library loads from its own files, outside the bundle.
     expect(await readText(client, `sprint://${sprint.key}/burndown.svg`)).toContain('<svg');
+    const answer = (await client.callTool({ name: 'get_burndown', arguments: { sprint: sprint.key } })) as {
+      content: { type: string; mimeType?: string }[];
+    };
+    expect(answer.content.filter((block) => block.type === 'image').map((block) => block.mimeType)).toEqual([
+      'image/png',
+    ]);
   } finally {
     await client.close();
   }

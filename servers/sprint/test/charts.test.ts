@@ -20,6 +20,32 @@ function parseSvg(svg: string): Record<string, unknown> {
   return new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(svg).svg;
 }
 
+const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** Width and height from the IHDR chunk, after checking the PNG signature. */
+function pngSize(png: Uint8Array): { width: number; height: number } {
+  if (!SIGNATURE.every((byte, index) => png[index] === byte)) throw new Error('not a PNG signature');
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+/** The image blocks of a tool answer, decoded. */
+async function imagesOf(name: string, args: Record<string, unknown>) {
+  const result = (await client.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    content: { type: string; data?: string; mimeType?: string }[];
+    structuredContent?: Record<string, unknown>;
+  };
+  expect(result.isError).toBeFalsy();
+  const images = result.content
+    .filter((block) => block.type === 'image')
+    .map((block) => ({
+      mimeType: block.mimeType,
+      png: new Uint8Array(Buffer.from(block.data ?? '', 'base64')),
+    }));
+  return { images, structured: result.structuredContent };
+}
+
 /** Every text node of the SVG. */
 const texts = (svg: string) => [...svg.matchAll(/<text\b[^>]*>([^<]*)<\/text>/g)].map((match) => match[1]);
 
@@ -51,4 +77,33 @@ it('draws the velocity as SVG bars per closed sprint', async () => {
   expect(texts(svg)).toEqual(
     expect.arrayContaining(['Velocity, team default', 'S-1', 'S-2', 'Committed', 'Completed']),
   );
+});
+
+it('attaches the burndown and velocity as PNG images unless chart is false', async () => {
+  const sprint = await createSprint(client, { name: 'One' });
+  await createStory(client, { points: 4, sprint: sprint.key });
+  await callOk(client, 'start_sprint', { sprint: sprint.key });
+  const burndown = await imagesOf('get_burndown', { sprint: 'S-1' });
+  expect(burndown.images).toHaveLength(1);
+  expect(burndown.images[0]?.mimeType).toBe('image/png');
+  expect(pngSize(burndown.images[0]?.png ?? new Uint8Array())).toEqual({ width: 600, height: 300 });
+  expect(burndown.structured?.sprint).toBe('S-1');
+  expect((await imagesOf('get_burndown', { sprint: 'S-1', chart: false })).images).toEqual([]);
+  await callOk(client, 'close_sprint', { sprint: 'S-1' });
+  const velocity = await imagesOf('get_velocity', {});
+  expect(velocity.images.map((image) => pngSize(image.png))).toEqual([{ width: 600, height: 300 }]);
+  expect((await imagesOf('get_velocity', { chart: false })).images).toEqual([]);
+});
+
+it('serves the charts as PNG resources', async () => {
+  await createSprint(client, { name: 'One' });
+  for (const uri of ['sprint://S-1/burndown.png', 'sprint://velocity.png']) {
+    const { contents } = await client.readResource({ uri });
+    const blob = (contents[0] as { blob?: string; mimeType?: string }) ?? {};
+    expect(blob.mimeType).toBe('image/png');
+    expect(pngSize(new Uint8Array(Buffer.from(blob.blob ?? '', 'base64')))).toEqual({
+      width: 600,
+      height: 300,
+    });
+  }
 });

@@ -475,9 +475,11 @@ describe('prompts', () => {
         'sprint://sprints',
         'sprint://backlog',
         'sprint://velocity.svg',
+        'sprint://velocity.png',
         'sprint://{sprint}',
         'sprint://{sprint}/board',
         'sprint://{sprint}/burndown.svg',
+        'sprint://{sprint}/burndown.png',
       ],
       prompts: ['sprint-planning', 'sprint-review', 'daily-standup', 'retrospective'],
     });

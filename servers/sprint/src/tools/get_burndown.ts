@@ -1,4 +1,5 @@
-import { z } from '@shipyard/core';
+import { withImages, z } from '@shipyard/core';
+import { lineSvg, png } from '../charts.js';
 import { tool } from '../deps.js';
 import { loadBurndown } from '../reports.js';
 import { fields, today } from './shared.js';
@@ -23,12 +24,15 @@ export default tool({
     scope_changes: z.array(z.string()),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  images: true,
   async handler(input, ctx) {
-    const { sprint, data } = await loadBurndown(ctx.deps.store, input.sprint, today(ctx.deps));
+    const { sprint, data, chart } = await loadBurndown(ctx.deps.store, input.sprint, today(ctx.deps));
     const scope_changes = data.scope_changes.map(
       (change) =>
         `${change.date} ${change.story} ${change.kind} ${change.points > 0 ? '+' : ''}${change.points}`,
     );
-    return { sprint: sprint.key, days: data.days, scope_changes };
+    const answer = { sprint: sprint.key, days: data.days, scope_changes };
+    if (!input.chart) return answer;
+    return withImages(answer, [{ data: await png(await lineSvg(chart)), mimeType: 'image/png' }]);
   },
 });

@@ -1,4 +1,5 @@
-import { z } from '@shipyard/core';
+import { withImages, z } from '@shipyard/core';
+import { barSvg, png } from '../charts.js';
 import { tool } from '../deps.js';
 import { loadVelocity } from '../reports.js';
 import { fields, VelocitySchema } from './shared.js';
@@ -20,12 +21,15 @@ export default tool({
     trend: z.string(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  images: true,
   async handler(input, ctx) {
-    const { rows, summary } = await loadVelocity(ctx.deps.store, input.team, input.last);
-    return {
+    const { rows, summary, chart } = await loadVelocity(ctx.deps.store, input.team, input.last);
+    const answer = {
       sprints: rows.map(({ name: _name, carried: _carried, ...row }) => row),
       average_completed: summary.average_completed,
       trend: summary.trend,
     };
+    if (!input.chart) return answer;
+    return withImages(answer, [{ data: await png(await barSvg(chart)), mimeType: 'image/png' }]);
   },
 });

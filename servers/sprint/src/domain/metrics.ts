@@ -73,11 +73,13 @@ function replay(
   events: readonly EventRow[],
   onEvent?: (event: EventRow, stories: Map<string, StoryState>) => void,
   onScope?: (change: ScopeChange) => void,
+  beforeEvent?: (event: EventRow, stories: Map<string, StoryState>) => void,
 ): Map<string, StoryState> {
   const stories = new Map<string, StoryState>();
   const started = sprint.started_at;
   const afterStart = (at: string) => started !== null && at > started;
   for (const event of chronological(events)) {
+    beforeEvent?.(event, stories);
     const points = event.points ?? 0;
     const state = stories.get(event.story);
     switch (event.type) {
@@ -188,21 +190,21 @@ export function burndown(sprint: SprintTimes, events: readonly EventRow[], today
   const last = sprint.started_at === null ? null : (sprint.closed_at?.slice(0, 10) ?? today);
   const actualByDay = new Map<string, number>();
   const changes: ScopeChange[] = [];
-  // The remaining points after the last event of each day.
-  let current = 0;
+  // The remaining points after the last event of each day, summed once a day: as the first event of the
+  // next day is about to apply, and at the end.
   let currentDay: string | undefined;
-  replay(
+  const stories = replay(
     sprint,
     events.filter((event) => event.type !== 'carried'),
+    undefined,
+    (change) => changes.push(change),
     (event, state) => {
       const day = event.at.slice(0, 10);
-      if (currentDay !== undefined && day !== currentDay) actualByDay.set(currentDay, current);
+      if (currentDay !== undefined && day !== currentDay) actualByDay.set(currentDay, remaining(state));
       currentDay = day;
-      current = remaining(state);
     },
-    (change) => changes.push(change),
   );
-  if (currentDay !== undefined) actualByDay.set(currentDay, current);
+  if (currentDay !== undefined) actualByDay.set(currentDay, remaining(stories));
   const n = days.length;
   let carry = 0;
   // Days before the first one shown fold into it.

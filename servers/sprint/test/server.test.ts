@@ -281,6 +281,9 @@ describe('errors', () => {
       'conflict',
     );
     expect(error.message).toContain('version 2');
+    // The backlog shows the version to pass.
+    const backlog = await callOk<{ items: { key: string; version: number }[] }>(client, 'get_backlog', {});
+    expect(backlog.items).toMatchObject([{ key: story.key, version: 2 }]);
     await callError(
       client,
       'set_story_status',

@@ -47,7 +47,7 @@ export interface Story {
 
 export type StorySummary = Pick<
   Story,
-  'key' | 'title' | 'points' | 'priority' | 'assignee' | 'status' | 'sprint' | 'ticket_ref'
+  'key' | 'title' | 'points' | 'priority' | 'assignee' | 'status' | 'sprint' | 'ticket_ref' | 'version'
 >;
 
 /** The numeric id in a key (`s-12` is S-12), or undefined for text that is no key of that kind. */

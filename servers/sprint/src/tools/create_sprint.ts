@@ -5,8 +5,7 @@ import { actor, fields } from './shared.js';
 export default tool({
   name: 'create_sprint',
   title: 'Create a sprint',
-  description:
-    'Create a planned sprint: name, dates, goal, capacity. Returns its key. Use this to plan a sprint.',
+  description: 'Create a planned sprint: name, dates, goal, capacity. Returns its key. Use this to plan.',
   input: {
     team: fields.team,
     name: z
@@ -14,11 +13,11 @@ export default tool({
       .trim()
       .max(100)
       .refine((name) => name.length > 0, 'must not be empty')
-      .describe('Sprint name, e.g. Sprint 12'),
+      .describe('Name, e.g. Sprint 12'),
     goal: z.string().trim().max(1000).optional().describe('Sprint goal'),
     start_date: fields.date.describe('First day, YYYY-MM-DD'),
     end_date: fields.date.describe('Last day, YYYY-MM-DD'),
-    capacity: fields.points.optional().describe('Points it can take'),
+    capacity: fields.points.optional().describe('Team capacity'),
   },
   output: { key: z.string(), version: z.number().int() },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },

@@ -14,7 +14,7 @@ export default tool({
     team: fields.team,
     points: fields.points.optional().describe('Points to finish'),
     through: fields.story.optional().describe('Backlog top down to this story'),
-    seed: z.number().int().min(0).optional().describe('Same seed, same answer'),
+    seed: z.number().int().min(0).optional().describe('Seed, for repeats'),
     history: z.number().int().min(3).max(50).default(10).describe('Sprints sampled'),
   },
   output: {

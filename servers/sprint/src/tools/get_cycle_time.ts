@@ -19,7 +19,7 @@ export default tool({
   input: {
     team: fields.team,
     sprint: fields.sprint.optional().describe("Only this sprint's stories"),
-    days: z.number().int().min(1).max(3650).default(90).describe('Last days, without sprint'),
+    days: z.number().int().min(1).max(3650).default(90).describe('Days back, no sprint'),
   },
   output: { cycle: Durations, per_status: z.record(z.string(), Durations) },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

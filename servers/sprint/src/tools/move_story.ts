@@ -11,8 +11,8 @@ export default tool({
   input: {
     story: fields.story,
     to: z.string().trim().max(20).optional().describe('Sprint key or backlog'),
-    before: fields.story.optional().describe('Story to go before'),
-    after: fields.story.optional().describe('Story to go after'),
+    before: fields.story.optional().describe('Goes before this'),
+    after: fields.story.optional().describe('Goes after this'),
     expected_version: fields.expected_version,
   },
   output: { sprint: z.string().nullable(), version: z.number().int() },

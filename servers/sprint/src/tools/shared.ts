@@ -88,6 +88,7 @@ export const StorySummarySchema = z.object({
   priority: z.string(),
   assignee: z.string().nullable(),
   status: z.string(),
+  version: z.number().int(),
 });
 
 export const VelocitySchema = z.object({
@@ -119,6 +120,7 @@ export const StoryLineSchema = z.object({
   title: z.string(),
   points: z.number().nullable(),
   assignee: z.string().nullable(),
+  version: z.number().int(),
 });
 
 export const storyLine = (story: z.input<typeof StoryLineSchema>) => ({
@@ -126,6 +128,7 @@ export const storyLine = (story: z.input<typeof StoryLineSchema>) => ({
   title: story.title,
   points: story.points,
   assignee: story.assignee,
+  version: story.version,
 });
 
 /** The summary fields of a story. */
@@ -136,4 +139,5 @@ export const storySummary = (story: z.input<typeof StorySummarySchema>) => ({
   priority: story.priority,
   assignee: story.assignee,
   status: story.status,
+  version: story.version,
 });

@@ -119,11 +119,11 @@ const toStory = (row: StoryRow): Story => ({
   updated_at: row.updated_at,
 });
 
-const SUMMARY_COLUMNS = 'id, title, points, priority, assignee, status, sprint_id, ticket_ref';
+const SUMMARY_COLUMNS = 'id, title, points, priority, assignee, status, sprint_id, ticket_ref, version';
 const toSummary = (
   row: Pick<
     StoryRow,
-    'id' | 'title' | 'points' | 'priority' | 'assignee' | 'status' | 'sprint_id' | 'ticket_ref'
+    'id' | 'title' | 'points' | 'priority' | 'assignee' | 'status' | 'sprint_id' | 'ticket_ref' | 'version'
   >,
 ): StorySummary => ({
   key: storyKey(row.id),
@@ -134,6 +134,7 @@ const toSummary = (
   status: row.status as StoryStatus,
   sprint: row.sprint_id === null ? null : sprintKey(row.sprint_id),
   ticket_ref: row.ticket_ref,
+  version: row.version,
 });
 
 /** Event rows as the metrics read them. The status of added, removed and commit events is in `status`. */

@@ -147,6 +147,11 @@ describe('lintServer', () => {
       expect(findings.filter((f) => f.rule === 'tool-name')).toEqual([]);
     });
 
+    it('takes forecast as a verb (forecast_completion)', async () => {
+      const findings = await lintServer(withTool({ name: 'forecast_note_count' }));
+      expect(findings.filter((f) => f.rule === 'tool-name')).toEqual([]);
+    });
+
     it('rejects two tools with the same name on one server', async () => {
       await expectFinding(
         server({ tools: [createNote, createNote] }),

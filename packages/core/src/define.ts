@@ -116,8 +116,9 @@ export interface ResourceDefinition<Deps = any> {
   /** Concrete resources a template expands to, for resources/list (keep it bounded). */
   list?(ctx: BaseContext<Deps>): ResourceListing[] | Promise<ResourceListing[]>;
   /**
-   * Return text, or a value that core serialises as compact JSON; bytes for a `binary` resource. Throw
-   * NotFound when missing.
+   * Return text, text with its own MIME type ({@link ResourceText}, for a template whose resources differ in
+   * type), or a value that core serialises as compact JSON; bytes for a `binary` resource. Throw NotFound
+   * when missing.
    */
   read(params: Record<string, string>, ctx: BaseContext<Deps> & { uri: string }): unknown;
   /**
@@ -125,6 +126,14 @@ export interface ResourceDefinition<Deps = any> {
    * spelling, so a subscription under any of them hears of changes announced under the canonical URI.
    */
   canonical?(params: Record<string, string>): Record<string, string>;
+}
+
+/** Resource text whose MIME type is its own rather than the definition's (a snippet's language). */
+export class ResourceText {
+  constructor(
+    readonly text: string,
+    readonly mimeType: string,
+  ) {}
 }
 
 export interface PromptArgument<Deps> {

@@ -30,7 +30,7 @@ export type {
   ToolDefinition,
   VariableDefinition,
 } from './define.js';
-export { definePrompt, defineResource, defineServer, defineTool } from './define.js';
+export { definePrompt, defineResource, defineServer, defineTool, ResourceText } from './define.js';
 export type { Definers } from './define-for.js';
 export { defineFor } from './define-for.js';
 export type { ErrorCode, ErrorOptions } from './errors.js';

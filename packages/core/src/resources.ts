@@ -1,6 +1,6 @@
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import type { BaseContext, ResourceDefinition } from './define.js';
+import { type BaseContext, type ResourceDefinition, ResourceText } from './define.js';
 import { isShipyardError, NotFound } from './errors.js';
 import { type Faults, RESOURCE_NOT_FOUND, RpcError, withHint } from './faults.js';
 import { base64 } from './images.js';
@@ -170,6 +170,7 @@ export class Resources {
     if (value instanceof Uint8Array) {
       throw new Error(`resource ${def.name} read bytes, but its definition does not declare binary: true`);
     }
+    if (value instanceof ResourceText) return { uri, mimeType: value.mimeType, text: value.text };
     const text = typeof value === 'string' ? value : JSON.stringify(value);
     return { uri, mimeType: def.mimeType, text };
   }

@@ -142,6 +142,16 @@ describe('lintServer', () => {
       expect(findings).toHaveLength(1);
     });
 
+    it('takes record as a verb (record_snippet_use)', async () => {
+      const findings = await lintServer(withTool({ name: 'record_note_use' }));
+      expect(findings.filter((f) => f.rule === 'tool-name')).toEqual([]);
+    });
+
+    it('takes forecast as a verb (forecast_completion)', async () => {
+      const findings = await lintServer(withTool({ name: 'forecast_note_count' }));
+      expect(findings.filter((f) => f.rule === 'tool-name')).toEqual([]);
+    });
+
     it('rejects two tools with the same name on one server', async () => {
       await expectFinding(
         server({ tools: [createNote, createNote] }),

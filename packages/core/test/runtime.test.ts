@@ -16,6 +16,7 @@ import {
   defineTool,
   RESOURCE_NOT_FOUND,
   type ResourceDefinition,
+  ResourceText,
   Runtime,
   z,
 } from '../src/index.js';
@@ -742,6 +743,20 @@ describe('resources', () => {
     expect(one.contents).toEqual([{ uri: 'notes://a2', mimeType: 'text/plain', text: 'second note' }]);
     const tag = await client.readResource({ uri: 'tags://tag-007' });
     expect(tag.contents[0]).toMatchObject({ text: '{"tag":"tag-007"}' });
+  });
+
+  it('answers a read that returns ResourceText with its own MIME type', async () => {
+    const sample = createSample();
+    const code: ResourceDefinition = {
+      uri: 'code://{name}',
+      name: 'code',
+      description: 'Code in its language',
+      mimeType: 'text/plain',
+      read: ({ name }) => new ResourceText(`let ${name} = 1`, 'text/x-typescript'),
+    };
+    harness = await connect({ ...sample, resources: [...(sample.resources ?? []), code] });
+    const read = await harness.client.readResource({ uri: 'code://x' });
+    expect(read.contents).toEqual([{ uri: 'code://x', mimeType: 'text/x-typescript', text: 'let x = 1' }]);
   });
 
   it('answers -32002 for a URI no resource matches', async () => {

@@ -8,6 +8,7 @@ export {
 } from './changes.js';
 export { MEMORY, resolveDataDir } from './data-dir.js';
 export { sqliteErrors } from './errors.js';
+export { type FtsWord, ftsAllOf, ftsAnyOf, ftsQuery, ftsString, ftsWords } from './fts.js';
 export { type LazyDatabase, lazyDatabase } from './lazy.js';
 export { type MigrateResult, migrate } from './migrate.js';
 export {

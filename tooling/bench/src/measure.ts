@@ -1,6 +1,6 @@
 // The measurements. Each compares the server with a reference measured in the same run, interleaved, so that
 // whatever else the machine does lands on both sides alike.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Child, type Message } from './child.ts';
@@ -133,6 +133,13 @@ export async function idle(o: { server: Side; baseline: Side; tmp: string }): Pr
   }
 }
 
+/** The total size of the files in a folder (not its subfolders). */
+function dirBytes(dir: string): number {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + statSync(join(dir, entry.name)).size, 0);
+}
+
 /** One tools/call over stdio, in ms from writing the request to parsing the answer; a failed call throws. */
 async function timedCall(child: Child, call: ToolCall): Promise<number> {
   const start = process.hrtime.bigint();
@@ -146,6 +153,8 @@ async function timedCall(child: Child, call: ToolCall): Promise<number> {
 
 export interface ScenarioResult {
   name: string;
+  /** Bytes of the files in a seeded scenario's data dir after its calls (the database and its WAL). */
+  dataBytes?: number;
   reference: string;
   server: Latency;
   against: Latency;
@@ -206,8 +215,9 @@ export async function scenario(o: {
       samples.server.push(a);
       samples.against.push(b);
     }
-    const result = {
+    const result: ScenarioResult = {
       name: s.name,
+      ...(s.seed ? { dataBytes: dirBytes(context.dataDir) } : {}),
       reference: s.reference?.label ?? 'baseline `echo`',
       server: latency(samples.server),
       against: latency(samples.against),

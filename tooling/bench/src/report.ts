@@ -95,6 +95,9 @@ export function section(result: Result): string {
       times(ratio(s.server.p95, s.against.p95)),
       '',
     ]);
+    if (s.dataBytes !== undefined) {
+      rows.push([`${s.name}, data files, MiB`, (s.dataBytes / 1024 / 1024).toFixed(1), '', '', '']);
+    }
   }
   rows.push([
     'idle RSS, MiB',

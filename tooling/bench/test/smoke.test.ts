@@ -16,7 +16,14 @@ test('the smoke run measures every figure of every scenario', { timeout: 180_000
   const run = spawnSync(process.execPath, [bench, ...servers, '--smoke'], { encoding: 'utf8' });
   expect(run.status, run.stderr).toBe(0);
   for (const server of servers) expect(run.stdout).toContain(`<!-- bench:${server} -->`);
-  for (const row of ['`list_notes`', '`create_ticket`', '`get_ticket`', '`search_tickets`', '`LIKE` scan']) {
+  for (const row of [
+    '`list_notes`',
+    '`create_ticket`',
+    '`get_ticket`',
+    '`search_tickets`',
+    '`LIKE` scan',
+    'data files, MiB',
+  ]) {
     expect(run.stdout).toContain(row);
   }
   expect(run.stdout).not.toContain('n/a');

@@ -18,6 +18,7 @@ import {
   type SortKey,
   toPage,
 } from '@shipyard/core';
+import { ftsAllOf as allWords, ftsAnyOf, ftsString } from '@shipyard/db';
 import { type SQL, sql } from 'drizzle-orm';
 import { indexNewTickets, leftOutNote } from './indexing.js';
 import {
@@ -285,7 +286,7 @@ function queryTokens(db: TicketsDb, query: string): QueryToken[] {
 }
 
 /** One FTS5 string: `"tok"` with inner quotes doubled (tokens have none, but never trust that). */
-const quote = (token: QueryToken) => `"${token.text.replaceAll('"', '""')}"${token.prefix ? '*' : ''}`;
+const quote = (token: QueryToken) => ftsString(token.text, token.prefix);
 
 /** One token as an FTS5 expression: its string, or for a prefix, any of its terms (see prefix.ts). */
 function term(db: TicketsDb, token: QueryToken): string {
@@ -304,11 +305,6 @@ export function ftsAllOf(db: TicketsDb, tokens: readonly QueryToken[]): string |
 function hitsReach(db: TicketsDb, match: string, n: number): boolean {
   const counted = sql`SELECT count(*) AS n FROM (SELECT 1 FROM tickets_fts WHERE tickets_fts MATCH ${match} LIMIT ${n})`;
   return (db.get<{ n: number }>(counted)?.n ?? 0) >= n;
-}
-
-/** The MATCH expression for words of which any may appear. */
-export function ftsAnyOf(words: readonly string[]): string | undefined {
-  return words.length > 0 ? words.map((text) => quote({ text, prefix: false })).join(' OR ') : undefined;
 }
 
 const ISO_INSTANT =
@@ -965,8 +961,7 @@ export function findSimilarTickets(
   const description = descriptionText.trim() ? stems(descriptionText) : undefined;
   if (description && description.size >= MIN_SHARED_WORDS) {
     const sameDescription = topWords(descriptionText, new Set(), MAX_DESCRIPTION_WORDS);
-    if (sameDescription.length >= 2)
-      add(`{description} : (${sameDescription.map((text) => quote({ text, prefix: false })).join(' AND ')})`);
+    if (sameDescription.length >= 2) add(`{description} : (${allWords(sameDescription)})`);
   }
   // Descriptions are read only to compare with one given, and only the candidates'.
   const descriptions = new Map(

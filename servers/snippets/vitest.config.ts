@@ -1,0 +1,3 @@
+import { vitestConfig } from '@shipyard/vitest-config';
+
+export default vitestConfig();

@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+import { fileURLToPath } from 'node:url';
+import { runServer } from '@shipyard/core';
+import pkg from '../package.json' with { type: 'json' };
+import { createSprintServer } from './server.js';
+import { lazySprintStore, openSprintDatabase } from './store/sqlite/open.js';
+
+// dist/index.cjs and src/index.ts both sit one level below the package root, next to drizzle/.
+const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
+
+// The database opens after the first client has initialized (warmUp), not before `initialize` is answered.
+runServer(
+  (config) => createSprintServer(lazySprintStore(() => openSprintDatabase(config.dataDir, migrations))),
+  { name: 'sprint', version: pkg.version, description: pkg.description },
+);

@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { callOk, readText, spawnServer } from '@shipyard/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import pkg from '../package.json' with { type: 'json' };
+import { bin } from './helpers.js';
+
+let dataDir: string;
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'shipyard-sprint-'));
+});
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+it('the built bin serves over stdio on its SQLite file, and draws a chart', async () => {
+  const client = await spawnServer(bin, ['--data-dir', dataDir]);
+  try {
+    expect(client.getServerVersion()).toMatchObject({ name: 'shipyard-sprint', version: pkg.version });
+    const sprint = await callOk<{ key: string }>(client, 'create_sprint', {
+      name: 'Over stdio',
+      start_date: '2026-03-02',
+      end_date: '2026-03-06',
+    });
+    await callOk(client, 'create_story', { title: 'First', points: 3, sprint: sprint.key });
+    expect(await readText(client, `sprint://${sprint.key}`)).toContain('# S-1 Over stdio');
+    // The chart library loads from its own files, outside the bundle.
+    expect(await readText(client, `sprint://${sprint.key}/burndown.svg`)).toContain('<svg');
+    const answer = (await client.callTool({ name: 'get_burndown', arguments: { sprint: sprint.key } })) as {
+      content: { type: string; mimeType?: string }[];
+    };
+    expect(answer.content.filter((block) => block.type === 'image').map((block) => block.mimeType)).toEqual([
+      'image/png',
+    ]);
+  } finally {
+    await client.close();
+  }
+});

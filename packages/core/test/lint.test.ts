@@ -147,10 +147,13 @@ describe('lintServer', () => {
       expect(findings.filter((f) => f.rule === 'tool-name')).toEqual([]);
     });
 
-    it('takes forecast as a verb (forecast_completion)', async () => {
-      const findings = await lintServer(withTool({ name: 'forecast_note_count' }));
-      expect(findings.filter((f) => f.rule === 'tool-name')).toEqual([]);
-    });
+    it.each(['forecast_note_count', 'ingest_note_file', 'rerun_note_job'])(
+      'takes forecast, ingest and rerun as verbs (%s)',
+      async (name) => {
+        const findings = await lintServer(withTool({ name }));
+        expect(findings.filter((f) => f.rule === 'tool-name')).toEqual([]);
+      },
+    );
 
     it('rejects two tools with the same name on one server', async () => {
       await expectFinding(

@@ -47,7 +47,7 @@ const VERBS = new Set(
   estimate rank score sort filter group tag untag label comment echo mark lock unlock pin unpin enable disable
   generate render convert translate extract parse format resolve lookup calculate compute invite share
   subscribe unsubscribe follow unfollow watch unwatch review inspect scan refresh reset clear purge prune
-  complete claim release deploy build install suggest recommend record forecast`.split(/\s+/),
+  complete claim release deploy build install suggest recommend record forecast ingest rerun`.split(/\s+/),
 );
 
 const RETURNS = /\b(returns?|returning|responds? with|gives|yields)\b/i;

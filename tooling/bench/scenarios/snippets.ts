@@ -4,6 +4,7 @@ import { migrate, openDatabase } from '@shipyard/db';
 import { contentHash, headOf, lineCount } from '../../../servers/snippets/src/domain/model.ts';
 import { ftsColumns } from '../../../servers/snippets/src/store/sqlite/store.ts';
 import { defineBench, type SeedContext, type ToolCall } from '../src/scenario.ts';
+import { prng, words } from '../src/seed.ts';
 
 /** Words + a language filter, taken in turn: first page of 20 with its total. */
 const SEARCHES: ToolCall[] = (
@@ -52,19 +53,6 @@ export default defineBench({
 const SNIPPETS = 100_000;
 const SMOKE_SNIPPETS = 1_000;
 
-/** mulberry32: a small seeded PRNG, so every run seeds the same snippets. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const words = (text: string): string[] => text.split(/\s+/).filter(Boolean);
 const VERBS = words(`parse load save fetch retry debounce throttle validate format render cache sync merge
   split build send read write stream encode decode hash sort filter map group count resolve connect close
   open backup restore compress upload download schedule notify log trace measure check convert normalize

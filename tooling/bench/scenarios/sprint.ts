@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { migrate, openDatabase } from '@shipyard/db';
 import { defineBench, type SeedContext } from '../src/scenario.ts';
+import { prng } from '../src/seed.ts';
 
 const CLOSED = 200;
 const PER_CLOSED = 80;
@@ -59,18 +60,6 @@ export default defineBench({
     },
   ],
 });
-
-/** mulberry32: a small seeded PRNG, so every run seeds the same team. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DAY = 86_400_000;
 const POINTS = [1, 2, 3, 5, 8, 13];

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { migrate, openDatabase } from '@shipyard/db';
 import { defineBench, type SeedContext, type ToolCall } from '../src/scenario.ts';
+import { prng, words } from '../src/seed.ts';
 
 const PROJECT: ToolCall = { name: 'create_project', arguments: { key: 'BENCH', name: 'Benchmark' } };
 const CREATE: ToolCall = {
@@ -49,19 +50,6 @@ export default defineBench({
 const TICKETS = 100_000;
 const SMOKE_TICKETS = 1_000;
 
-/** mulberry32: a small seeded PRNG, so every run seeds the same tickets. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const words = (text: string): string[] => text.split(/\s+/).filter(Boolean);
 const AREAS =
   words(`login signup checkout cart search export import dashboard settings profile billing invoice
   notifications editor upload download api webhook cache database sync payment report onboarding sidebar

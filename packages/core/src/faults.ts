@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type CallToolResult, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, InitializeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { isShipyardError, ShipyardError } from './errors.js';
 import { type Logger, stackOf } from './logger.js';
@@ -130,5 +130,16 @@ export class Faults {
     } catch {
       return undefined;
     }
+  }
+}
+
+/** What is wrong with a body that is an `initialize` request with bad params, or undefined. */
+export function initializeProblem(body: unknown): { code: number; message: string } | undefined {
+  if ((body as { method?: unknown } | null)?.method !== 'initialize') return undefined;
+  try {
+    checkRequest(InitializeRequestSchema, body);
+    return undefined;
+  } catch (error) {
+    return error instanceof RpcError ? { code: error.code, message: error.message } : undefined;
   }
 }

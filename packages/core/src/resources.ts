@@ -1,3 +1,4 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { type BaseContext, type ResourceDefinition, ResourceText } from './define.js';
@@ -202,6 +203,26 @@ export class Resources {
   }
 
   /** Unsubscribing under any spelling ends the subscription to the resource, whatever spellings it had. */
+  /**
+   * Tell every session subscribed to one of these URIs (once per URI, under each spelling the client
+   * subscribed with: `tickets://ship-2` hears of `tickets://SHIP-2`). Never throws.
+   */
+  notify(
+    sessions: readonly { server: Server; subscriptions: Subscriptions }[],
+    uris: readonly string[],
+    failed: (uri: string, error: unknown) => void,
+  ): void {
+    const watched = sessions.filter((session) => session.subscriptions.size > 0);
+    if (watched.length === 0) return;
+    for (const canonical of new Set(uris.map((uri) => this.canonicalUriOr(uri)))) {
+      for (const session of watched) {
+        for (const uri of session.subscriptions.get(canonical) ?? []) {
+          session.server.sendResourceUpdated({ uri }).catch((error: unknown) => failed(uri, error));
+        }
+      }
+    }
+  }
+
   unsubscribe(subscriptions: Subscriptions, uri: string): void {
     subscriptions.delete(this.canonicalUriOr(uri));
   }

@@ -4,7 +4,6 @@ import {
   type CallToolResult,
   CompleteRequestSchema,
   GetPromptRequestSchema,
-  InitializeRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -18,11 +17,12 @@ import type { z } from 'zod';
 import { clientLog, severity } from './client-log.js';
 import { complete } from './completion.js';
 import type { AnyTool, BaseContext, ServerDefinition } from './define.js';
-import { checkRequest, type ErrorMapper, Faults, type RequestSchema, RpcError } from './faults.js';
+import { checkRequest, type ErrorMapper, Faults, initializeProblem, type RequestSchema } from './faults.js';
+import { Inflight } from './inflight.js';
 import { createLogger, type Logger, type Redactor, redactor, stackOf } from './logger.js';
 import { Prompts } from './prompts.js';
 import { Resources, type Subscriptions } from './resources.js';
-import { LazyJsonSchemaValidator, methodOnly, SessionServer } from './session-server.js';
+import { clientRoots, LazyJsonSchemaValidator, methodOnly, SessionServer } from './session-server.js';
 import { type Extra, ToolCallRequestSchema, Tools } from './tools.js';
 
 export { RESOURCE_NOT_FOUND, RpcError } from './faults.js';
@@ -49,13 +49,6 @@ interface Session {
   logSeverity: number;
 }
 
-/** The client's root URIs, or undefined when it does not declare the roots capability. */
-async function clientRoots(server: Server, extra: Extra): Promise<string[] | undefined> {
-  if (!server.getClientCapabilities()?.roots) return undefined;
-  const { roots } = await server.listRoots(undefined, { signal: extra.signal });
-  return roots.map((root) => root.uri);
-}
-
 /**
  * The protocol side of a server definition: owns the sessions, registers the handlers of the tools,
  * resources and prompts on each, tracks in-flight requests and runs warm-up, watch and close. One Runtime
@@ -72,7 +65,7 @@ export class Runtime {
   /** The definition's instructions for the tools this run offers. */
   private readonly instructions: string | undefined;
   private readonly sessions = new Set<Session>();
-  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly inflight = new Inflight();
   private readonly shutdown = new AbortController();
   private readonly validator = new LazyJsonSchemaValidator();
   private readonly hide: Redactor;
@@ -113,13 +106,7 @@ export class Runtime {
    * method, so the HTTP module imports nothing of the runtime's and stays in its own bundle chunk.)
    */
   initializeProblem(body: unknown): { code: number; message: string } | undefined {
-    if ((body as { method?: unknown } | null)?.method !== 'initialize') return undefined;
-    try {
-      checkRequest(InitializeRequestSchema, body);
-      return undefined;
-    } catch (error) {
-      return error instanceof RpcError ? { code: error.code, message: error.message } : undefined;
-    }
+    return initializeProblem(body);
   }
 
   /** Names of the tools this runtime exposes after --read-only and --tools. */
@@ -197,17 +184,9 @@ export class Runtime {
    * subscribed with: `tickets://ship-2` hears of `tickets://SHIP-2`). Never throws.
    */
   changed(...uris: string[]): void {
-    const watched = [...this.sessions].filter((session) => session.subscriptions.size > 0);
-    if (watched.length === 0) return;
-    for (const canonical of new Set(uris.map((uri) => this.resources.canonicalUriOr(uri)))) {
-      for (const session of watched) {
-        for (const uri of session.subscriptions.get(canonical) ?? []) {
-          session.server.sendResourceUpdated({ uri }).catch((error: unknown) => {
-            this.log.warn('could not send resources/updated', { uri, error });
-          });
-        }
-      }
-    }
+    this.resources.notify([...this.sessions], uris, (uri, error) =>
+      this.log.warn('could not send resources/updated', { uri, error }),
+    );
   }
 
   /** A tools/call as a session would answer it (for callers without a client). */
@@ -220,22 +199,7 @@ export class Runtime {
     if (this.closed) return;
     this.closed = true;
     this.watchWhileSubscribed();
-    if (this.inflight.size > 0) {
-      this.log.info('waiting for in-flight calls', { count: this.inflight.size });
-      let timer: NodeJS.Timeout | undefined;
-      let expired = false;
-      const deadline = new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          expired = true;
-          resolve();
-        }, drainMs);
-      });
-      // Calls that arrive while draining are waited for too, until the deadline.
-      while (this.inflight.size > 0 && !expired) {
-        await Promise.race([Promise.allSettled([...this.inflight]), deadline]);
-      }
-      clearTimeout(timer);
-    }
+    await this.inflight.drain(drainMs, this.log);
     this.shutdown.abort();
     await Promise.allSettled([...this.sessions].map((session) => session.server.close()));
     this.sessions.clear();
@@ -277,7 +241,9 @@ export class Runtime {
     server.setRequestHandler(
       methodOnly(method) as never,
       ((request: unknown, extra: Extra) =>
-        this.track(this.faults.answer(method, () => handler(checkRequest(schema, request), extra)))) as never,
+        this.inflight.track(
+          this.faults.answer(method, () => handler(checkRequest(schema, request), extra)),
+        )) as never,
     );
   }
 
@@ -327,12 +293,5 @@ export class Runtime {
       hide: this.hide,
       failed: (error) => this.log.debug('could not send a log message to the client', { error }),
     });
-  }
-
-  private track<T>(promise: Promise<T>): Promise<T> {
-    this.inflight.add(promise);
-    const done = () => this.inflight.delete(promise);
-    promise.then(done, done);
-    return promise;
   }
 }

@@ -68,3 +68,10 @@ export class LazyJsonSchemaValidator implements jsonSchemaValidator {
     return this.inner.getValidator<T>(schema);
   }
 }
+
+/** The client's root URIs, or undefined when it does not declare the roots capability. */
+export async function clientRoots(server: Server, extra: Extra): Promise<string[] | undefined> {
+  if (!server.getClientCapabilities()?.roots) return undefined;
+  const { roots } = await server.listRoots(undefined, { signal: extra.signal });
+  return roots.map((root) => root.uri);
+}

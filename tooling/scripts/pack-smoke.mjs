@@ -143,6 +143,16 @@ try {
       console.log(
         `pack-smoke: ${server.pkg.name}@${server.pkg.version} ok (${tools.length} tools, called ${smoke.tool})`,
       );
+      if (drawsCharts(server.pkg)) {
+        // The installed server itself draws: each PNG resource it lists reads as a PNG.
+        const { resources } = await client.listResources();
+        for (const { uri } of resources.filter((r) => r.mimeType === 'image/png')) {
+          const [content] = (await client.readResource({ uri })).contents;
+          const size = pngSize(Buffer.from(content?.blob ?? '', 'base64'));
+          if (!size) throw new Error(`${uri} is not a PNG`);
+          console.log(`pack-smoke: ${server.pkg.name} drew ${uri}, a ${size.width}x${size.height} PNG`);
+        }
+      }
     } catch (error) {
       failures++;
       console.error(`pack-smoke: ${server.pkg.name} FAILED: ${error.message}\n${stderr.join('')}`);
@@ -158,3 +168,11 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 process.exit(failures > 0 ? 1 : 0);
+
+/** A PNG's width and height from its IHDR chunk, or undefined when the bytes are not a PNG. */
+function pngSize(bytes) {
+  const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length < 24 || signature.some((byte, i) => bytes[i] !== byte)) return undefined;
+  if (bytes.toString('latin1', 12, 16) !== 'IHDR') return undefined;
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}

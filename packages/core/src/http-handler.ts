@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Guards } from './http-guards.js';
 import type { SessionEntry, SessionTable } from './http-sessions.js';
-import { bodyProblem, isObject, parseJson } from './messages.js';
+import { bodyProblem, isObject, parseJson, TooDeep } from './messages.js';
 import type { Runtime } from './runtime.js';
 import { answerForTheSdk, transportHolds } from './sdk-shims.js';
 
@@ -56,7 +56,8 @@ export function requestHandler(
       }
       try {
         body = parseJson(raw);
-      } catch {
+      } catch (error) {
+        if (error instanceof TooDeep) return rpcError(res, 400, -32600, error.message);
         return rpcError(res, 400, -32700, 'Parse error: the body is not JSON');
       }
       // What the SDK would answer -32700 with id null ("Parse error" for JSON), or run and lose the answer of

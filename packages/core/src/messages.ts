@@ -47,6 +47,34 @@ function wellFormed(value: unknown): unknown {
   return value;
 }
 
+/** Arrays and objects nest at most this deep in a message: MCP needs a handful of levels. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Refused before parsing: building a deeply nested value costs far more CPU than reading its text. */
+export class TooDeep extends Error {
+  constructor() {
+    super(`Invalid Request: the message nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+}
+
+/** Whether JSON text nests arrays and objects deeper than `max`, read as text (brackets in strings skipped). */
+export function nestedTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
 /**
  * JSON text parsed, with every string well-formed UTF-16. JSON may escape half of a surrogate pair alone
  * (`"\uD83D"`, an emoji cut in two by a client), and such a string changes on its way into SQLite and back
@@ -55,6 +83,7 @@ function wellFormed(value: unknown): unknown {
  * unit for one. Text with no surrogate escape (nearly all) is returned as JSON.parse gives it.
  */
 export function parseJson(text: string): unknown {
+  if (nestedTooDeep(text)) throw new TooDeep();
   const value: unknown = JSON.parse(text);
   return SURROGATE_ESCAPE.test(text) ? wellFormed(value) : value;
 }

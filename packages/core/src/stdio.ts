@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from './logger.js';
-import { isObject, parseJson, type Refused, refusal } from './messages.js';
+import { isObject, parseJson, type Refused, refusal, TooDeep } from './messages.js';
 
 /** A line on stdin longer than this is answered -32600 and dropped (HTTP refuses a body over 4 MiB). */
 export const MAX_LINE_CHARS = 4 * 1024 * 1024;
@@ -20,7 +20,9 @@ export function readLine(line: string): Read {
   let message: unknown;
   try {
     message = parseJson(line);
-  } catch {
+  } catch (error) {
+    if (error instanceof TooDeep)
+      return { id: null, code: -32600, message: error.message, notification: false };
     return 'not-json';
   }
   if (!isObject(message)) return 'not-a-message';

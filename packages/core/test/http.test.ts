@@ -256,6 +256,29 @@ describe('Streamable HTTP', () => {
     });
   });
 
+  it('refuses a body nested deeper than 64 levels before parsing it, and goes on serving', async () => {
+    const { handle } = await serve();
+    const headers = await sessionHeaders(handle.port);
+    const deep = `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
+    const refused = await raw(handle.port, { headers, body: deep });
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.body).error).toMatchObject({
+      code: -32600,
+      message: expect.stringMatching(/deeper than 64/),
+    });
+    // 63 levels inside params (65 with the message and params objects) is refused; 62 (64) is taken.
+    const edge = (levels: number) =>
+      `{"jsonrpc":"2.0","id":8,"method":"ping","params":{"_meta":{},"x":${'['.repeat(levels)}${']'.repeat(levels)}}}`;
+    expect((await raw(handle.port, { headers, body: edge(63) })).status).toBe(400);
+    const taken = await raw(handle.port, { headers, body: edge(62) });
+    expect(taken.status).toBe(200);
+    const ping = await raw(handle.port, {
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }),
+    });
+    expect(ping.status).toBe(200);
+  });
+
   it('answers 400 to a non-initialize POST without a session', async () => {
     const { handle } = await serve();
     const response = await raw(handle.port, {

@@ -2,7 +2,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { isJSONRPCRequest, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../src/logger.js';
-import { parseJson } from '../src/messages.js';
+import { nestedTooDeep, parseJson } from '../src/messages.js';
 import { MAX_LINE_CHARS, readLine, StdioTransport } from '../src/stdio.js';
 
 /** What the transport does with a line: pass it on ('message'), answer it or drop it. */
@@ -123,6 +123,28 @@ describe('classifyLine and what the SDK drops', () => {
     );
     expect(answers.map((answer) => [answer.error.code, answer.id])).toEqual([[-32602, 4]]);
     expect(passed).toBe(`${request({ id: 5 })}\n`);
+  });
+});
+
+describe('nesting', () => {
+  it('refuses a line nested deeper than 64 levels before parsing it, and passes the next message', async () => {
+    const deep = `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":${'['.repeat(100_000)}${']'.repeat(100_000)}}}`;
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'ping' });
+    const { passed, answers } = await transported((stdin) => stdin.end(`${deep}\n${ping}\n`));
+    expect(answers).toEqual([
+      expect.objectContaining({ id: null, error: expect.objectContaining({ code: -32600 }) }),
+    ]);
+    expect(answers[0]?.error.message).toMatch(/deeper than 64/);
+    expect(passed).toBe(`${ping}\n`);
+  });
+
+  it('counts brackets outside strings only', () => {
+    expect(nestedTooDeep(`{"a":"${'['.repeat(1_000)}"}`)).toBe(false);
+    expect(nestedTooDeep(`{"a":"\\"}`)).toBe(false);
+    expect(nestedTooDeep(`{"a":"\\"${'['.repeat(1_000)}"}`)).toBe(false);
+    expect(nestedTooDeep(`${'['.repeat(64)}${']'.repeat(64)}`)).toBe(false);
+    expect(nestedTooDeep(`${'['.repeat(65)}${']'.repeat(65)}`)).toBe(true);
+    expect(nestedTooDeep(`[${'{"a":'.repeat(65)}1${'}'.repeat(65)}]`)).toBe(true);
   });
 });
 

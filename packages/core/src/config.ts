@@ -21,6 +21,8 @@ export interface ServerConfig {
   allowedHosts: string[];
   help: boolean;
   version: boolean;
+  /** `--check`: verify the data file and exit, without serving. */
+  check: boolean;
   /** The values of the server's own settings (ServerSetting), by flag name; unset ones are absent. */
   settings: Record<string, string>;
 }
@@ -53,6 +55,7 @@ const OPTIONS = {
   'allowed-hosts': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
+  check: { type: 'boolean' },
 } as const;
 
 export class UsageError extends Error {}
@@ -272,6 +275,7 @@ export function parseConfig(
     allowedHosts,
     help: values.help ?? false,
     version: values.version ?? false,
+    check: values.check ?? false,
     settings,
   };
 }
@@ -328,6 +332,11 @@ export const SETTINGS: ReadonlyArray<{ flag?: string; env?: string; description:
   {
     env: 'SHIPYARD_HTTP_TOKEN',
     description: 'Bearer token HTTP clients must send (Authorization: Bearer ...)',
+  },
+  {
+    flag: '--check',
+    description:
+      "Check the data file with SQLite's integrity_check and exit: prints ok (exit 0) or the problems found (exit 1); nothing is changed",
   },
   { flag: '-h, --help', description: 'Show this help' },
   { flag: '-v, --version', description: 'Print the version' },

@@ -83,8 +83,10 @@ export class Faults {
   internal(where: string, error: unknown): ShipyardError {
     const mapped = this.mapped(error);
     if (mapped) {
-      // Not a fault: the caller is told what to do (retry, say), and the log keeps a warning.
-      this.log.warn(`${where}: ${mapped.message}`);
+      // The caller is told what to do (retry, say), and the log keeps a warning, or an error for an internal
+      // one (a damaged file); the cause's message (which may name paths) goes to the log only.
+      const cause = mapped.cause instanceof Error ? { cause: mapped.cause.message } : undefined;
+      this.log[mapped.code === 'internal' ? 'error' : 'warn'](`${where}: ${mapped.message}`, cause);
       return mapped;
     }
     const ref = randomUUID().slice(0, 8);

@@ -40,6 +40,11 @@ export interface RunOptions {
   description?: string;
   /** The server's own flags (a factory's; a definition's `settings` are used without it). */
   settings?: readonly ServerSetting[];
+  /**
+   * What `--check` runs instead of serving: verifies the server's data file. Its report goes to stdout when
+   * `ok`, else to stderr, and the exit code is 0 or 1. Without it, `--check` is refused.
+   */
+  check?: (config: ServerConfig) => { ok: boolean; report: string };
   /** Exit the process on shutdown (default true; tests pass false). */
   exit?: boolean;
 }
@@ -61,7 +66,8 @@ export async function startHttp(runtime: Runtime, options: HttpOptions): Promise
 
 /**
  * The bin's whole job: parse flags and SHIPYARD_* env, build the definition, serve it over stdio or HTTP,
- * and shut down cleanly on SIGINT/SIGTERM or when stdin closes. Returns undefined after --help/--version.
+ * and shut down cleanly on SIGINT/SIGTERM or when stdin closes. Returns undefined after --help, --version
+ * and --check.
  */
 export async function runServer(
   server: ServerDefinition | ServerFactory,
@@ -95,6 +101,19 @@ export async function runServer(
   }
   if (config.version) {
     process.stdout.write(`${version ?? 'unknown'}\n`);
+    return undefined;
+  }
+
+  if (config.check) {
+    if (!options.check) return fail('--check: this server keeps no data file to check');
+    let result: { ok: boolean; report: string };
+    try {
+      result = options.check(config);
+    } catch (error) {
+      return fail(`--check: ${(error as Error).message}`, 1);
+    }
+    (result.ok ? process.stdout : process.stderr).write(`${result.report}\n`);
+    if (exit) process.exitCode = result.ok ? 0 : 1;
     return undefined;
   }
 

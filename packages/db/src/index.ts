@@ -6,6 +6,13 @@ export {
   WATCH_INTERVAL_MS,
   watchChanges,
 } from './changes.js';
+export {
+  type CheckResult,
+  checkDatabase,
+  checkReport,
+  dataFileCheck,
+  type QuickCheckOutcome,
+} from './check.js';
 export { MEMORY, resolveDataDir } from './data-dir.js';
 export { sqliteErrors } from './errors.js';
 export { type FtsWord, ftsAllOf, ftsAnyOf, ftsQuery, ftsString, ftsWords } from './fts.js';

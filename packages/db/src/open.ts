@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { createLogger } from '@shipyard/core';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
+import { type QuickCheckOutcome, quickCheckInBackground } from './check.js';
+import { DamageGuard, damageAdvice, type FileError } from './damage.js';
 import { MEMORY, resolveDataDir } from './data-dir.js';
 
 /** A server name: lowercase letter first, then 1–30 of `a-z`, `0-9`, `-`. It names the file. */
@@ -25,6 +28,11 @@ export interface OpenDatabaseOptions<TSchema extends Record<string, unknown> = R
   busyTimeoutMs?: number;
   /** How many compiled statements to keep for reuse, by SQL text; 0 turns the cache off. Default 200. */
   statementCache?: number;
+  /**
+   * Run SQLite's `quick_check` on the file in a worker thread once it is open (default true for a file
+   * opened for writing). Damage it finds is written to stderr, and from then on every write is refused.
+   */
+  quickCheck?: boolean;
 }
 
 export interface ShipyardDatabase<TSchema extends Record<string, unknown> = Record<string, never>> {
@@ -34,6 +42,13 @@ export interface ShipyardDatabase<TSchema extends Record<string, unknown> = Reco
   readonly sqlite: Database.Database;
   /** Absolute path of the file, or `':memory:'`. */
   readonly path: string;
+  /**
+   * The damage found in the file (by a statement, or the background check), if any: once set, every write
+   * fails with it and reads go on where they can.
+   */
+  readonly damage: FileError | undefined;
+  /** Settles when the background `quick_check` has finished: what it found, or undefined when none ran. */
+  readonly checked: Promise<QuickCheckOutcome | undefined>;
   /** Closes the connection. Safe to call more than once. */
   close(): void;
 }
@@ -194,6 +209,7 @@ export function openDatabase<TSchema extends Record<string, unknown> = Record<st
     readonly = false,
     busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
     statementCache = 200,
+    quickCheck = true,
   } = options;
   if (typeof server !== 'string' || !SERVER_NAME_PATTERN.test(server)) {
     throw new Error(
@@ -234,6 +250,8 @@ export function openDatabase<TSchema extends Record<string, unknown> = Record<st
     }
   }
 
+  const guard = new DamageGuard(sqlite, file);
+  guard.install();
   try {
     // busy_timeout first, so the pragmas below wait for a lock held by another process.
     sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
@@ -247,13 +265,52 @@ export function openDatabase<TSchema extends Record<string, unknown> = Record<st
 
   cacheStatements(sqlite, statementCache);
   const db = schema === undefined ? drizzle({ client: sqlite }) : drizzle({ client: sqlite, schema });
+  const check = quickCheck && !memory && !readonly ? checkInBackground(server, guard) : undefined;
 
   return {
     db: db as BetterSQLite3Database<TSchema> & { $client: Database.Database },
     sqlite,
     path: file,
+    get damage() {
+      return guard.damage;
+    },
+    checked: check?.checked ?? Promise.resolve(undefined),
     close() {
+      check?.stop();
       if (sqlite.open) sqlite.close();
+    },
+  };
+}
+
+/**
+ * SQLite's `quick_check` of the guard's file, off the main thread: damage found makes the connection refuse
+ * writes, and the log (stderr) names the file and what to do.
+ */
+function checkInBackground(server: string, guard: DamageGuard) {
+  const log = createLogger(server);
+  let settle: (outcome: QuickCheckOutcome | undefined) => void = () => {};
+  const checked = new Promise<QuickCheckOutcome | undefined>((resolve) => {
+    settle = resolve;
+  });
+  const running = quickCheckInBackground(guard.file, (outcome) => {
+    if ('failed' in outcome) {
+      log.warn(`quick_check of ${guard.file} could not run: ${outcome.failed}`);
+    } else if (outcome.problems.length > 0) {
+      guard.damaged(`quick_check found: ${outcome.problems.join('; ')}`);
+      log.error(
+        `${guard.file} is damaged (quick_check found: ${outcome.problems.join('; ')}); writes are refused ` +
+          `until the server restarts with a sound file: stop it, ${damageAdvice(guard.file)}`,
+      );
+    } else {
+      log.debug(`quick_check of ${guard.file}: ok`);
+    }
+    settle(outcome);
+  });
+  return {
+    checked,
+    stop() {
+      running.stop();
+      settle(undefined);
     },
   };
 }

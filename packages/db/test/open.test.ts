@@ -88,12 +88,16 @@ describe('openDatabase', () => {
     } catch (error) {
       caught = error;
     }
-    expect((caught as Error).message).toBe(`${file}: file is not a database`);
+    // Not a database is a damaged file: the message says what to do, naming the command that checks one.
+    const said =
+      `${file}: file is not a database: the file is damaged; restore tickets.db from a backup, and run ` +
+      'shipyard-tickets --check to verify a file before starting the server with it';
+    expect((caught as Error).message).toBe(said);
     expect((caught as { code?: string }).code).toBe('SQLITE_NOTADB');
     // SQLite's own error, with its stack from where it was thrown.
     expect((caught as Error).name).toBe('SqliteError');
     const stack = (caught as Error).stack ?? '';
-    expect(stack.startsWith(`SqliteError: ${file}: file is not a database\n`)).toBe(true);
+    expect(stack.startsWith(`SqliteError: ${said}\n`)).toBe(true);
     expect(stack).toMatch(/\n\s+at /);
   });
 

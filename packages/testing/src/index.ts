@@ -14,3 +14,5 @@ export {
   promptText,
   readText,
 } from './results.js';
+export type { BinRun } from './storage.js';
+export { damageTable, pageLimitOptions, runBin, togglePageLimit, waitFor } from './storage.js';

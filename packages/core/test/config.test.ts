@@ -29,8 +29,17 @@ describe('parseConfig', () => {
       allowedHosts: [],
       help: false,
       version: false,
+      check: false,
       settings: {},
     });
+  });
+
+  it('reads --check, which takes no value', () => {
+    expect(parseConfig(['--check', '--data-dir', '/srv/data'], {})).toMatchObject({
+      check: true,
+      dataDir: '/srv/data',
+    });
+    expect(() => parseConfig(['--check=yes'], {})).toThrow(/--check/);
   });
 
   it('reads every flag', () => {

@@ -181,12 +181,26 @@ describe('the bin', () => {
       '--tools',
       '--user',
       '--log-level',
+      '--check',
       '--help',
       '--version',
       'SHIPYARD_HTTP_TOKEN',
     ]) {
       expect(result.out).toContain(flag);
     }
+  });
+
+  it('runs the check it is given with --check instead of serving: ok on stdout (0), problems on stderr (1)', async () => {
+    const sound = await runToExit(['--check', '--data-dir', '/srv/data'], { FIXTURE_CHECK: 'ok' });
+    expect(sound).toMatchObject({ code: 0, out: '/srv/data: ok\n', err: '' });
+    const damaged = await runToExit(['--check', '--data-dir', '/srv/data'], { FIXTURE_CHECK: 'damaged' });
+    expect(damaged).toMatchObject({ code: 1, out: '', err: '/srv/data: damaged\n' });
+  });
+
+  it('refuses --check when the server has no data file to check', async () => {
+    const result = await runToExit(['--check']);
+    expect(result.code).toBe(2);
+    expect(result.err).toBe('shipyard-fixture: --check: this server keeps no data file to check\n');
   });
 
   it('exits 2 with a message on an unknown flag', async () => {

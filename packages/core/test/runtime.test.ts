@@ -18,6 +18,7 @@ import {
   type ResourceDefinition,
   ResourceText,
   Runtime,
+  ShipyardError,
   z,
 } from '../src/index.js';
 import { MAX_SUBSCRIPTIONS } from '../src/runtime.js';
@@ -1481,6 +1482,29 @@ describe('output checks', () => {
 });
 
 describe('mapError', () => {
+  it('logs an internal error it maps as an error with its cause, which the answer leaves out', async () => {
+    const definition = createSample();
+    definition.mapError = (error) =>
+      new ShipyardError('internal', 'The data file sample.db is damaged', {
+        hint: 'Restore it from a backup',
+        cause: new Error(`/srv/data/sample.db: ${(error as Error).message}`),
+      });
+    harness = await connect(definition);
+    const { client, logs } = harness;
+    const error = expectToolError(
+      await client.callTool({ name: 'fail_with', arguments: { kind: 'plain' } }),
+      'internal',
+    );
+    expect(error).toEqual({
+      code: 'internal',
+      message: 'The data file sample.db is damaged',
+      hint: 'Restore it from a backup',
+    });
+    expect(logs.join('')).toMatch(
+      / error .*tool fail_with: The data file sample.db is damaged .*"cause":"\/srv\/data\/sample.db: /,
+    );
+  });
+
   it('leaves an error internal when the definition maps it to nothing, or its mapper throws', async () => {
     const definition = createSample();
     definition.mapError = () => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { createLogger } from '@shipyard/core';
+import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { type QuickCheckOutcome, quickCheckInBackground } from './check.js';
 import { DamageGuard, damageAdvice, type FileError } from './damage.js';

@@ -19,12 +19,13 @@ const pragma = Sqlite.prototype.pragma;
 
 let limited = false;
 // Worker threads load this too, and take no signals.
-if (isMainThread) process.on('SIGUSR2', () => {
-  limited = !limited;
-  for (const sqlite of opened) {
-    if (!sqlite.open) continue;
-    const pages = limited ? Number(pragma.call(sqlite, 'page_count', { simple: true })) : 1_073_741_823;
-    pragma.call(sqlite, `max_page_count = ${pages}`);
-  }
-  process.stderr.write(`page limit ${limited ? 'on' : 'off'}\n`);
-});
+if (isMainThread)
+  process.on('SIGUSR2', () => {
+    limited = !limited;
+    for (const sqlite of opened) {
+      if (!sqlite.open) continue;
+      const pages = limited ? Number(pragma.call(sqlite, 'page_count', { simple: true })) : 1_073_741_823;
+      pragma.call(sqlite, `max_page_count = ${pages}`);
+    }
+    process.stderr.write(`page limit ${limited ? 'on' : 'off'}\n`);
+  });

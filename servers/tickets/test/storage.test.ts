@@ -114,7 +114,10 @@ it('answers a write on a full disk with an upstream error to retry, and writes a
     await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
     const big = { project: 'SHIP', title: 'Needs room', description: 'A long story. '.repeat(2000) };
     await togglePageLimit(client, stderr, 'on');
-    const error = expectToolError(await client.callTool({ name: 'create_ticket', arguments: big }), 'upstream');
+    const error = expectToolError(
+      await client.callTool({ name: 'create_ticket', arguments: big }),
+      'upstream',
+    );
     expect(error.message).toContain('The disk holding tickets.db is full');
     expect(error.message).toContain('can be retried');
     expect(error.hint).toBe('Free space on that disk, then retry the call');

@@ -10,6 +10,7 @@ export type { CrashItem, RecoveryState, StoredItem } from './recovery.js';
 export { recoveryProblems } from './recovery.js';
 export type { ToolErrorBody } from './results.js';
 export {
+  callAllPages,
   callError,
   callOk,
   expectRpcError,

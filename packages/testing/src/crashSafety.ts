@@ -159,7 +159,11 @@ async function writeUntilKilled(clients: Client[], options: BurstOptions) {
     inFlightAtKill = inFlight;
     for (const client of clients) {
       const pid = (client.transport as StdioClientTransport | undefined)?.pid;
-      if (pid) process.kill(pid, 'SIGKILL');
+      try {
+        if (pid) process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone: its writes failed before the kill, which fails the run.
+      }
     }
   };
   const lane = async (client: Client) => {
@@ -192,7 +196,7 @@ async function writeUntilKilled(clients: Client[], options: BurstOptions) {
   return { acknowledged, inFlightAtKill, answeredAfterKill };
 }
 
-/** What the restarted server holds: the list, this round's items read alone, and its searches. */
+/** What the restarted server holds: the list, this round's items read alone, and its searches (all at once). */
 async function observe(
   adapter: CrashSafetyAdapter,
   client: Client,
@@ -208,13 +212,17 @@ async function observe(
     const byText = new Map(issued.map((item) => [item.text, item.word]));
     const ids = new Set(thisRound.flatMap((item) => acknowledged.get(item.word) ?? []));
     for (const item of stored) if (words.has(byText.get(item.text) ?? '')) ids.add(item.id);
-    state.readAlone = new Map();
-    for (const id of ids) state.readAlone.set(id, await adapter.read(client, id));
+    const read = adapter.read;
+    state.readAlone = new Map(
+      await Promise.all([...ids].map(async (id) => [id, await read(client, id)] as const)),
+    );
   }
-  if (!('none' in adapter.search)) {
-    const hits = new Map<string, string[]>();
-    for (const item of thisRound) hits.set(item.word, await adapter.search.find(client, item.word));
-    state.search = { hits, commonTotal: await adapter.search.count(client, common) };
+  const search = adapter.search;
+  if (!('none' in search)) {
+    const hits = await Promise.all(
+      thisRound.map(async (item) => [item.word, await search.find(client, item.word)] as const),
+    );
+    state.search = { hits: new Map(hits), commonTotal: await search.count(client, common) };
   }
   return state;
 }

@@ -80,8 +80,8 @@ export async function checkCrashSafety(
   const acknowledged = new Map<string, string>();
   const report: CrashRound[] = [];
   const open: Client[] = [];
-  const startAll = async () => {
-    const clients = await Promise.all(Array.from({ length: processes }, start));
+  const startAll = async (count = processes) => {
+    const clients = await Promise.all(Array.from({ length: count }, start));
     open.push(...clients);
     return clients;
   };
@@ -106,7 +106,7 @@ export async function checkCrashSafety(
       await Promise.all(open.splice(0).map((client) => client.close().catch(() => undefined)));
 
       // The restarted processes are checked through the first, then write the next round.
-      writers = await startAll();
+      writers = await startAll(round + 1 < rounds ? processes : 1);
       const state = await observe(
         adapter,
         writers[0] as Client,

@@ -4,8 +4,13 @@ export type { Connected, ConnectOptions, HttpServerProcess, SpawnOptions } from 
 export { connect, connectHttp, spawnHttpServer, spawnServer, watchResourceUpdates } from './connect.js';
 export type { ContractExpectation, ContractOptions } from './contract.js';
 export { assertContract, snapshotToolSchemas } from './contract.js';
+export type { CrashRound, CrashSafetyAdapter, CrashSafetyOptions } from './crashSafety.js';
+export { checkCrashSafety, crashSafetyTitle } from './crashSafety.js';
+export type { CrashItem, RecoveryState, StoredItem } from './recovery.js';
+export { recoveryProblems } from './recovery.js';
 export type { ToolErrorBody } from './results.js';
 export {
+  callAllPages,
   callError,
   callOk,
   expectRpcError,

@@ -57,6 +57,25 @@ export async function callOk<T = Record<string, unknown>>(
   return expectToolOk<T>(await client.callTool({ name, arguments: args }));
 }
 
+/** Call a paged list tool (`items`, `next_cursor`) page after page; returns every item, in order. */
+export async function callAllPages<T = Record<string, unknown>>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null | undefined;
+  do {
+    const page = await callOk<{ items: T[]; next_cursor: string | null }>(client, name, {
+      ...args,
+      ...(cursor ? { cursor } : {}),
+    });
+    items.push(...page.items);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return items;
+}
+
 /** Call a tool and assert it fails with this code. */
 export async function callError(
   client: Client,

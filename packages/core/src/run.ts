@@ -30,6 +30,20 @@ export type ServerFactory<Deps = any> = (
   log: Logger,
 ) => ServerDefinition<Deps> | Promise<ServerDefinition<Deps>>;
 
+/** What `--backup FILE` asks for: a copy of the server's data file at `file`. */
+export interface BackupRequest {
+  /** The server's name, which names its data file. */
+  server: string;
+  /** Raw --data-dir / SHIPYARD_DATA_DIR, as in ServerConfig. */
+  dataDir: string | undefined;
+  file: string;
+  /** Replace `file` when it exists (`--overwrite`). */
+  overwrite: boolean;
+}
+
+/** Writes the copy `--backup` asks for and returns one line that says what it wrote. */
+export type BackupData = (request: BackupRequest) => Promise<string>;
+
 export interface RunOptions {
   /** Arguments after the script (default process.argv.slice(2)). */
   argv?: readonly string[];
@@ -42,6 +56,8 @@ export interface RunOptions {
   settings?: readonly ServerSetting[];
   /** Exit the process on shutdown (default true; tests pass false). */
   exit?: boolean;
+  /** Serves `--backup FILE`: `backupDatabase` from @shipyard/db. Without it, --backup is refused. */
+  backup?: BackupData;
 }
 
 export interface RunningServer {
@@ -95,6 +111,20 @@ export async function runServer(
   }
   if (config.version) {
     process.stdout.write(`${version ?? 'unknown'}\n`);
+    return undefined;
+  }
+  if (config.backup !== undefined) {
+    if (!options.backup) return fail('--backup: this server keeps no data file to back up');
+    try {
+      const { dataDir, backup: file, overwrite } = config;
+      const summary = await options.backup({ server: name ?? 'server', dataDir, file, overwrite });
+      process.stderr.write(`${bin}: ${summary}\n`);
+    } catch (error) {
+      return fail(
+        `backup failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`,
+        1,
+      );
+    }
     return undefined;
   }
 

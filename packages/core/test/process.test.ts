@@ -181,12 +181,21 @@ describe('the bin', () => {
       '--tools',
       '--user',
       '--log-level',
+      '--backup',
+      '--overwrite',
       '--help',
       '--version',
       'SHIPYARD_HTTP_TOKEN',
     ]) {
       expect(result.out).toContain(flag);
     }
+  });
+
+  it('refuses --backup with exit 2 when the server was given no way to back up its data', async () => {
+    const result = await runToExit(['--backup', 'copy.db']);
+    expect(result.code).toBe(2);
+    expect(result.err).toBe('shipyard-fixture: --backup: this server keeps no data file to back up\n');
+    expect(result.out).toBe('');
   });
 
   it('exits 2 with a message on an unknown flag', async () => {

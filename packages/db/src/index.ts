@@ -1,3 +1,4 @@
+export { backupDatabase } from './backup.js';
 export {
   CHANGE_LOG_KEEP,
   CHANGE_LOG_TABLE,

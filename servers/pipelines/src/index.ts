@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runServer, UsageError } from '@shipyard/core';
+import { backupDatabase } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import { checkRepo, DEFAULT_JUNIT_ARTIFACTS, originRepo } from './domain/repo.js';
 import { octokitApi } from './github/octokit.js';
@@ -67,7 +68,13 @@ runServer(
       close: () => database?.close(),
     });
   },
-  { name: 'pipelines', version: pkg.version, description: pkg.description, settings: SETTINGS },
+  {
+    name: 'pipelines',
+    version: pkg.version,
+    description: pkg.description,
+    settings: SETTINGS,
+    backup: backupDatabase,
+  },
 );
 
 function checkRepoSetting(value: string): string {

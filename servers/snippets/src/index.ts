@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
 import { runServer } from '@shipyard/core';
+import { backupDatabase } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import { createSnippetsServer } from './server.js';
 import { openSnippetsDatabase } from './store/sqlite/open.js';
@@ -15,5 +16,5 @@ runServer(
     createSnippetsServer({
       store: createSqliteStore(() => openSnippetsDatabase(config.dataDir, migrations)),
     }),
-  { name: 'snippets', version: pkg.version, description: pkg.description },
+  { name: 'snippets', version: pkg.version, description: pkg.description, backup: backupDatabase },
 );

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
 import { runServer } from '@shipyard/core';
+import { backupDatabase } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import { createSprintServer } from './server.js';
 import { lazySprintStore, openSprintDatabase } from './store/sqlite/open.js';
@@ -11,5 +12,5 @@ const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
 // The database opens after the first client has initialized (warmUp), not before `initialize` is answered.
 runServer(
   (config) => createSprintServer(lazySprintStore(() => openSprintDatabase(config.dataDir, migrations))),
-  { name: 'sprint', version: pkg.version, description: pkg.description },
+  { name: 'sprint', version: pkg.version, description: pkg.description, backup: backupDatabase },
 );

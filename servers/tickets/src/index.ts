@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
 import { runServer } from '@shipyard/core';
-import { lazyDatabase } from '@shipyard/db';
+import { backupDatabase, lazyDatabase } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import { openTicketsDatabase } from './db/open.js';
 import { createTicketsServer } from './server.js';
@@ -12,5 +12,5 @@ const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
 // The database opens after the first client has initialized (warmUp), not before `initialize` is answered.
 runServer(
   (config) => createTicketsServer(lazyDatabase(() => openTicketsDatabase(config.dataDir, migrations))),
-  { name: 'tickets', version: pkg.version, description: pkg.description },
+  { name: 'tickets', version: pkg.version, description: pkg.description, backup: backupDatabase },
 );

@@ -107,26 +107,44 @@ export async function backupDatabase(request: BackupRequest): Promise<string> {
   );
   let source: Database.Database | undefined;
   try {
-    source = new Database(file, { fileMustExist: true });
-    source.pragma(`busy_timeout = ${DEFAULT_BUSY_TIMEOUT_MS}`);
-    // Created by us, so the copy is private (0600) like the data file, whatever the umask.
-    fs.closeSync(fs.openSync(temp, 'wx', 0o600));
-    // One step for the whole file: SQLite copies it under one read transaction, a snapshot that writers in
-    // other processes (WAL) do not disturb. Smaller steps would restart each time another process writes.
-    const { totalPages } = await source.backup(temp, { progress: () => ALL_PAGES });
-    // The copy keeps WAL mode from the header; in rollback mode it is one file that can be opened, even
-    // read-only, without -wal and -shm files appearing beside it. A restored file is set back to WAL on open.
-    const copy = new Database(temp, { fileMustExist: true });
     try {
-      copy.pragma('journal_mode = DELETE');
-    } finally {
-      copy.close();
+      source = new Database(file, { fileMustExist: true });
+      source.pragma(`busy_timeout = ${DEFAULT_BUSY_TIMEOUT_MS}`);
+    } catch (error) {
+      throw aboutFile(file, aboutAddon(error));
     }
-    publish(temp, target, overwrite);
-    syncFolder(path.dirname(target));
-    return `backed up ${file} to ${target} (${totalPages} pages, ${bytes(fs.statSync(target).size)})`;
-  } catch (error) {
-    throw aboutFile(file, aboutAddon(error));
+    try {
+      // Created by us, so the copy is private (0600) like the data file, whatever the umask.
+      fs.closeSync(fs.openSync(temp, 'wx', 0o600));
+    } catch (error) {
+      const { code } = error as NodeJS.ErrnoException;
+      throw new Error(
+        `cannot write in the folder ${path.dirname(target)} (${code ?? (error as Error).message}); name a file in a folder you can write`,
+      );
+    }
+    try {
+      // One step for the whole file: SQLite copies it under one read transaction, a snapshot that writers in
+      // other processes (WAL) do not disturb. Smaller steps would restart each time another process writes.
+      const { totalPages } = await source.backup(temp, { progress: () => ALL_PAGES });
+      // The copy keeps WAL mode from the header; in rollback mode it is one file that can be opened, even
+      // read-only, without -wal and -shm files appearing beside it. A restored file is set back to WAL on open.
+      const copy = new Database(temp, { fileMustExist: true });
+      try {
+        copy.pragma('journal_mode = DELETE');
+      } finally {
+        copy.close();
+      }
+      publish(temp, target, overwrite);
+      syncFolder(path.dirname(target));
+      return `backed up ${file} to ${target} (${totalPages} pages, ${bytes(fs.statSync(target).size)})`;
+    } catch (error) {
+      const { code } = error as { code?: unknown };
+      // SQLite's messages name no file: this one may be about either end.
+      if (error instanceof Error && typeof code === 'string' && code.startsWith('SQLITE_')) {
+        error.message = `copying ${file} to ${target}: ${error.message}`;
+      }
+      throw error;
+    }
   } finally {
     source?.close();
     fs.rmSync(temp, { force: true });

@@ -23,6 +23,10 @@ export interface ServerConfig {
   version: boolean;
   /** `--check`: verify the data file and exit, without serving. */
   check: boolean;
+  /** `--backup FILE`: copy the data file to FILE and exit instead of serving. */
+  backup: string | undefined;
+  /** `--overwrite`: with --backup, replace FILE when it exists. */
+  overwrite: boolean;
   /** The values of the server's own settings (ServerSetting), by flag name; unset ones are absent. */
   settings: Record<string, string>;
 }
@@ -56,6 +60,8 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
   check: { type: 'boolean' },
+  backup: { type: 'string' },
+  overwrite: { type: 'boolean' },
 } as const;
 
 export class UsageError extends Error {}
@@ -252,6 +258,12 @@ export function parseConfig(
     const source = from('allowed-hosts', values['allowed-hosts'], 'SHIPYARD_ALLOWED_HOSTS');
     throw new UsageError(`${source} takes host names without a port (e.g. mcp.example), got "${name}"`);
   }
+  if (values.backup !== undefined && !values.backup.trim()) {
+    throw new UsageError('--backup must name the file to write, got an empty value');
+  }
+  if (values.overwrite && values.backup === undefined) {
+    throw new UsageError('--overwrite only goes with --backup FILE');
+  }
   const settings: Record<string, string> = {};
   for (const setting of extra) {
     const given = values[setting.flag];
@@ -276,6 +288,8 @@ export function parseConfig(
     help: values.help ?? false,
     version: values.version ?? false,
     check: values.check ?? false,
+    backup: values.backup,
+    overwrite: values.overwrite ?? false,
     settings,
   };
 }
@@ -329,6 +343,12 @@ export const SETTINGS: ReadonlyArray<{ flag?: string; env?: string; description:
     env: 'SHIPYARD_LOG_LEVEL',
     description: 'debug, info, warn, error or silent; logs go to stderr (default info)',
   },
+  {
+    flag: '--backup FILE',
+    description:
+      'Copy the data file to FILE while servers keep running (SQLite online backup), then exit; an existing FILE is refused without --overwrite',
+  },
+  { flag: '--overwrite', description: 'With --backup, replace FILE if it exists' },
   {
     env: 'SHIPYARD_HTTP_TOKEN',
     description: 'Bearer token HTTP clients must send (Authorization: Bearer ...)',

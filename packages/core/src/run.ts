@@ -30,6 +30,24 @@ export type ServerFactory<Deps = any> = (
   log: Logger,
 ) => ServerDefinition<Deps> | Promise<ServerDefinition<Deps>>;
 
+/** Which data file `--check` and `--backup` are about: the server's, in its data dir. */
+export interface DataFileRequest {
+  /** The server's name, which names its data file. */
+  server: string;
+  /** Raw --data-dir / SHIPYARD_DATA_DIR, as in ServerConfig. */
+  dataDir: string | undefined;
+}
+
+/** What `--backup FILE` asks for: a copy of the server's data file at `file`. */
+export interface BackupRequest extends DataFileRequest {
+  file: string;
+  /** Replace `file` when it exists (`--overwrite`). */
+  overwrite: boolean;
+}
+
+/** Writes the copy `--backup` asks for and returns one line that says what it wrote. */
+export type BackupData = (request: BackupRequest) => Promise<string>;
+
 export interface RunOptions {
   /** Arguments after the script (default process.argv.slice(2)). */
   argv?: readonly string[];
@@ -44,9 +62,11 @@ export interface RunOptions {
    * What `--check` runs instead of serving: verifies the server's data file. Its report goes to stdout when
    * `ok`, else to stderr, and the exit code is 0 or 1. Without it, `--check` is refused.
    */
-  check?: (config: ServerConfig) => { ok: boolean; report: string };
+  check?: (request: DataFileRequest) => { ok: boolean; report: string };
   /** Exit the process on shutdown (default true; tests pass false). */
   exit?: boolean;
+  /** Serves `--backup FILE`: `backupDatabase` from @shipyard/db. Without it, --backup is refused. */
+  backup?: BackupData;
 }
 
 export interface RunningServer {
@@ -103,12 +123,26 @@ export async function runServer(
     process.stdout.write(`${version ?? 'unknown'}\n`);
     return undefined;
   }
+  if (config.backup !== undefined) {
+    if (!options.backup) return fail('--backup: this server keeps no data file to back up');
+    try {
+      const { dataDir, backup: file, overwrite } = config;
+      const summary = await options.backup({ server: name ?? 'server', dataDir, file, overwrite });
+      process.stderr.write(`${bin}: ${summary}\n`);
+    } catch (error) {
+      return fail(
+        `backup failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`,
+        1,
+      );
+    }
+    return undefined;
+  }
 
   if (config.check) {
     if (!options.check) return fail('--check: this server keeps no data file to check');
     let result: { ok: boolean; report: string };
     try {
-      result = options.check(config);
+      result = options.check({ server: name ?? 'server', dataDir: config.dataDir });
     } catch (error) {
       return fail(`--check: ${(error as Error).message}`, 1);
     }

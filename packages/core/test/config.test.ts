@@ -30,6 +30,8 @@ describe('parseConfig', () => {
       help: false,
       version: false,
       check: false,
+      backup: undefined,
+      overwrite: false,
       settings: {},
     });
   });
@@ -290,6 +292,19 @@ describe('parseConfig', () => {
     expect(usageError([], { SHIPYARD_PORT: 'http' }).message).toContain('"http"');
     expect(parseConfig(['--port', '65535'], {}).port).toBe(65535);
     expect(parseConfig(['--port', '0'], {}).port).toBe(0);
+  });
+
+  it('reads --backup FILE and --overwrite, which goes only with it', () => {
+    expect(parseConfig(['--backup', 'copy.db'], {})).toMatchObject({ backup: 'copy.db', overwrite: false });
+    expect(parseConfig(['--backup', 'copy.db', '--overwrite'], {})).toMatchObject({
+      backup: 'copy.db',
+      overwrite: true,
+    });
+    expect(usageError(['--backup', ' ']).message).toContain('--backup must name the file to write');
+    expect(usageError(['--overwrite']).message).toContain('--overwrite only goes with --backup FILE');
+    expect(SETTINGS.map((setting) => setting.flag)).toEqual(
+      expect.arrayContaining(['--backup FILE', '--overwrite']),
+    );
   });
 
   it('refuses an empty --data-dir rather than fall back to the default place', () => {

@@ -182,6 +182,8 @@ describe('the bin', () => {
       '--user',
       '--log-level',
       '--check',
+      '--backup',
+      '--overwrite',
       '--help',
       '--version',
       'SHIPYARD_HTTP_TOKEN',
@@ -201,6 +203,13 @@ describe('the bin', () => {
     const result = await runToExit(['--check']);
     expect(result.code).toBe(2);
     expect(result.err).toBe('shipyard-fixture: --check: this server keeps no data file to check\n');
+  });
+
+  it('refuses --backup with exit 2 when the server was given no way to back up its data', async () => {
+    const result = await runToExit(['--backup', 'copy.db']);
+    expect(result.code).toBe(2);
+    expect(result.err).toBe('shipyard-fixture: --backup: this server keeps no data file to back up\n');
+    expect(result.out).toBe('');
   });
 
   it('exits 2 with a message on an unknown flag', async () => {

@@ -106,13 +106,11 @@ export function quickCheckInBackground(
   };
 }
 
-/**
- * The `check` a server's bin gives runServer, so that `--check` runs {@link checkDatabase} on its data file:
- * `runServer(factory, { …, check: dataFileCheck('tickets') })`.
- */
-export function dataFileCheck(server: string) {
-  return (config: { dataDir: string | undefined }): { ok: boolean; report: string } => {
-    const result = checkDatabase({ server, dataDir: config.dataDir });
-    return { ok: result.ok, report: checkReport(result) };
-  };
+/** `--check` of every server (runServer's `check`): {@link checkDatabase} on its data file, and the report. */
+export function checkDataFile(request: { server: string; dataDir: string | undefined }): {
+  ok: boolean;
+  report: string;
+} {
+  const result = checkDatabase(request);
+  return { ok: result.ok, report: checkReport(result) };
 }

@@ -1,3 +1,4 @@
+export { backupDatabase } from './backup.js';
 export {
   CHANGE_LOG_KEEP,
   CHANGE_LOG_TABLE,
@@ -10,7 +11,7 @@ export {
   type CheckResult,
   checkDatabase,
   checkReport,
-  dataFileCheck,
+  checkDataFile,
   type QuickCheckOutcome,
 } from './check.js';
 export { MEMORY, resolveDataDir } from './data-dir.js';

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { type QuickCheckOutcome, quickCheckInBackground } from './check.js';
 import { DamageGuard, damageAdvice, type FileError } from './damage.js';
-import { MEMORY, resolveDataDir } from './data-dir.js';
+import { ensureDataDir, MEMORY, resolveDataDir } from './data-dir.js';
 
 /** A server name: lowercase letter first, then 1–30 of `a-z`, `0-9`, `-`. It names the file. */
 export const SERVER_NAME_PATTERN = /^[a-z][a-z0-9-]{1,30}$/;
@@ -51,31 +51,6 @@ export interface ShipyardDatabase<TSchema extends Record<string, unknown> = Reco
   readonly checked: Promise<QuickCheckOutcome | undefined>;
   /** Closes the connection. Safe to call more than once. */
   close(): void;
-}
-
-function ensureDataDir(dir: string): void {
-  // Parents it has to create (~/.local/share, say) get the usual mode; only the data dir itself is private.
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  try {
-    fs.mkdirSync(dir, { mode: 0o700 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    // An existing directory (or one another process just made) is left as it was set up; a file is not one.
-    const target = fs.statSync(dir, { throwIfNoEntry: false });
-    if (!target) {
-      // A relative target is relative to the link's folder; named from there, it can be created as named.
-      const link = path.resolve(path.dirname(dir), fs.readlinkSync(dir));
-      throw new Error(
-        `The data directory ${dir} is a symbolic link to ${link}, which does not exist; create ${link} or pass --data-dir a directory`,
-      );
-    }
-    if (!target.isDirectory()) {
-      throw new Error(`The data directory ${dir} is a file, not a directory; pass --data-dir a directory`);
-    }
-    return;
-  }
-  // mkdir's mode is filtered by the umask; make sure the directory we created is exactly 0700.
-  fs.chmodSync(dir, 0o700);
 }
 
 /**
@@ -198,7 +173,8 @@ function enableWal(sqlite: Database.Database, file: string, busyTimeoutMs: numbe
  * Opens (creating if needed) the SQLite database of one server and returns drizzle over it.
  *
  * Pragmas: `journal_mode = WAL` (files), `busy_timeout` (default 5000 ms), `foreign_keys = ON`,
- * `synchronous = NORMAL`. The data directory is created with mode 0700 when missing.
+ * `synchronous = NORMAL`. The data directory and each missing folder above it are created with mode 0700;
+ * an existing data directory that other users can write is used with a warning on stderr.
  */
 export function openDatabase<TSchema extends Record<string, unknown> = Record<string, never>>(
   options: OpenDatabaseOptions<TSchema>,
@@ -240,7 +216,7 @@ export function openDatabase<TSchema extends Record<string, unknown> = Record<st
       }
       sqlite = connect(file, { readonly: true, fileMustExist: true });
     } else {
-      ensureDataDir(dir);
+      ensureDataDir(dir, `shipyard-${server}`);
       try {
         ensurePrivateFile(file);
         sqlite = connect(file);

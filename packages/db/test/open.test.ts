@@ -14,41 +14,71 @@ const projects = sqliteTable('projects', {
 });
 
 describe('openDatabase', () => {
-  it('creates the data dir recursively with mode 0700 and the file <dataDir>/<server>.db', () => {
+  it('creates the data dir and each missing folder above it with mode 0700, the file <dataDir>/<server>.db', () => {
     const dataDir = path.join(tempDir(), 'a', 'b', 'shipyard');
     const database = openDatabase({ server: 'tickets', dataDir });
     try {
       expect(database.path).toBe(path.join(dataDir, 'tickets.db'));
       expect(fs.existsSync(database.path)).toBe(true);
       expect(modeOf(dataDir)).toBe(0o700);
-      // The parents it created (like ~/.local/share) get the usual mode, not 0700.
-      const reference = path.join(tempDir(), 'reference');
-      fs.mkdirSync(reference);
-      const usual = modeOf(reference);
-      expect(modeOf(path.dirname(dataDir))).toBe(usual);
-      expect(modeOf(path.dirname(path.dirname(dataDir)))).toBe(usual);
+      // The parents it created (like ~/.local/share) are private too, as the XDG spec asks.
+      expect(modeOf(path.dirname(dataDir))).toBe(0o700);
+      expect(modeOf(path.dirname(path.dirname(dataDir)))).toBe(0o700);
     } finally {
       database.close();
     }
   });
 
-  it('forces 0700 on a dir it creates even under a permissive umask', () => {
+  it('forces 0700 on every folder it creates even under a permissive umask, and leaves the ones that exist', () => {
     const previous = process.umask(0);
     try {
-      const dataDir = path.join(tempDir(), 'loose');
+      const root = tempDir();
+      fs.chmodSync(root, 0o755);
+      const dataDir = path.join(root, 'x', 'y', 'loose');
       openDatabase({ server: 'tickets', dataDir }).close();
-      expect(modeOf(dataDir)).toBe(0o700);
+      for (const folder of [dataDir, path.dirname(dataDir), path.join(root, 'x')])
+        expect(modeOf(folder), folder).toBe(0o700);
+      expect(modeOf(root)).toBe(0o755);
     } finally {
       process.umask(previous);
     }
   });
 
-  it('leaves an existing data dir as it is', () => {
+  it('leaves an existing data dir as it is, without a warning when others cannot write it', () => {
     const dataDir = path.join(tempDir(), 'existing');
     fs.mkdirSync(dataDir, { mode: 0o755 });
     fs.chmodSync(dataDir, 0o755);
-    openDatabase({ server: 'tickets', dataDir }).close();
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      openDatabase({ server: 'tickets', dataDir }).close();
+      expect(stderr).not.toHaveBeenCalled();
+    } finally {
+      stderr.mockRestore();
+    }
     expect(modeOf(dataDir)).toBe(0o755);
+  });
+
+  it('warns once on stderr about an existing data dir every user can write, and still opens it', () => {
+    const dataDir = path.join(tempDir(), 'shared dir');
+    fs.mkdirSync(dataDir);
+    fs.chmodSync(dataDir, 0o777);
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        const database = openDatabase({ server: 'tickets', dataDir });
+        database.sqlite.exec('CREATE TABLE IF NOT EXISTS t (x); INSERT INTO t VALUES (1)');
+        database.close();
+      }
+      expect(stderr).toHaveBeenCalledTimes(1);
+      const line = String(stderr.mock.calls[0]?.[0]);
+      expect(line).toMatch(/^shipyard-tickets: warning: /);
+      expect(line).toContain(`chmod 700 '${dataDir}'`);
+      expect(line.trimEnd().split('\n')).toHaveLength(1);
+    } finally {
+      stderr.mockRestore();
+    }
+    // Left as it is: the owner decides.
+    expect(modeOf(dataDir)).toBe(0o777);
   });
 
   it('creates the database file, its -wal and -shm for the owner only (0600), whatever the umask', () => {

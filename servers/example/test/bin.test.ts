@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -174,4 +174,19 @@ describe('the built bin', () => {
     const { execFileSync } = await import('node:child_process');
     expect(execFileSync(process.execPath, [bin, '--version'], { encoding: 'utf8' }).trim()).toBe(pkg.version);
   });
+});
+
+it('takes --backup FILE through @shipyard/db: without a data file it exits 1 naming the file', () => {
+  const empty = mkdtempSync(join(tmpdir(), 'shipyard-example-backup-'));
+  try {
+    const run = spawnSync(process.execPath, [bin, '--data-dir', empty, '--backup', join(empty, 'copy.db')], {
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toContain(
+      `backup failed: there is no data file ${join(empty, 'example.db')} to back up`,
+    );
+    expect(run.status).toBe(1);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
+  }
 });

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runServer, UsageError } from '@shipyard/core';
-import { dataFileCheck } from '@shipyard/db';
+import { backupDatabase, checkDataFile } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import { checkRepo, DEFAULT_JUNIT_ARTIFACTS, originRepo } from './domain/repo.js';
 import { octokitApi } from './github/octokit.js';
@@ -73,7 +73,8 @@ runServer(
     version: pkg.version,
     description: pkg.description,
     settings: SETTINGS,
-    check: dataFileCheck('pipelines'),
+    check: checkDataFile,
+    backup: backupDatabase,
   },
 );
 

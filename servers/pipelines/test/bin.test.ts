@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,5 +70,20 @@ it("--help lists the server's own flags", () => {
     '--junit-artifact a,b',
   ]) {
     expect(help).toContain(flag);
+  }
+});
+
+it('takes --backup FILE through @shipyard/db: without a data file it exits 1 naming the file', () => {
+  const empty = mkdtempSync(join(tmpdir(), 'shipyard-pipelines-backup-'));
+  try {
+    const run = spawnSync(process.execPath, [bin, '--data-dir', empty, '--backup', join(empty, 'copy.db')], {
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toContain(
+      `backup failed: there is no data file ${join(empty, 'pipelines.db')} to back up`,
+    );
+    expect(run.status).toBe(1);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
   }
 });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
 import { runServer } from '@shipyard/core';
-import { dataFileCheck } from '@shipyard/db';
+import { backupDatabase, checkDataFile } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import { createSnippetsServer } from './server.js';
 import { openSnippetsDatabase } from './store/sqlite/open.js';
@@ -20,6 +20,7 @@ runServer(
     name: 'snippets',
     version: pkg.version,
     description: pkg.description,
-    check: dataFileCheck('snippets'),
+    check: checkDataFile,
+    backup: backupDatabase,
   },
 );

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
 import { runServer } from '@shipyard/core';
-import { dataFileCheck } from '@shipyard/db';
+import { backupDatabase, checkDataFile } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import { createSprintServer } from './server.js';
 import { lazySprintStore, openSprintDatabase } from './store/sqlite/open.js';
@@ -16,6 +16,7 @@ runServer(
     name: 'sprint',
     version: pkg.version,
     description: pkg.description,
-    check: dataFileCheck('sprint'),
+    check: checkDataFile,
+    backup: backupDatabase,
   },
 );

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,5 +36,20 @@ it('the built bin serves over stdio on its SQLite file, and draws a chart', asyn
     ]);
   } finally {
     await client.close();
+  }
+});
+
+it('takes --backup FILE through @shipyard/db: without a data file it exits 1 naming the file', () => {
+  const empty = mkdtempSync(join(tmpdir(), 'shipyard-sprint-backup-'));
+  try {
+    const run = spawnSync(process.execPath, [bin, '--data-dir', empty, '--backup', join(empty, 'copy.db')], {
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toContain(
+      `backup failed: there is no data file ${join(empty, 'sprint.db')} to back up`,
+    );
+    expect(run.status).toBe(1);
+  } finally {
+    rmSync(empty, { recursive: true, force: true });
   }
 });

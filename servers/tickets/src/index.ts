@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
 import { runServer } from '@shipyard/core';
-import { dataFileCheck, lazyDatabase } from '@shipyard/db';
+import { backupDatabase, checkDataFile, lazyDatabase } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import { openTicketsDatabase } from './db/open.js';
 import { createTicketsServer } from './server.js';
@@ -16,6 +16,7 @@ runServer(
     name: 'tickets',
     version: pkg.version,
     description: pkg.description,
-    check: dataFileCheck('tickets'),
+    check: checkDataFile,
+    backup: backupDatabase,
   },
 );

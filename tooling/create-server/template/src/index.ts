@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
 import { runServer } from '@shipyard/core';
-import { dataFileCheck, lazyDatabase } from '@shipyard/db';
+import { backupDatabase, checkDataFile, lazyDatabase } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import { open__Pascal__Database } from './db/open.js';
 import { create__Pascal__Server } from './server.js';
@@ -16,6 +16,7 @@ runServer(
     name: '__name__',
     version: pkg.version,
     description: pkg.description,
-    check: dataFileCheck('__name__'),
+    check: checkDataFile,
+    backup: backupDatabase,
   },
 );

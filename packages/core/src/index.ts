@@ -62,7 +62,14 @@ export {
   paginationOutput,
   toPage,
 } from './pagination.js';
-export type { BackupData, BackupRequest, DataFileRequest, RunningServer, RunOptions, ServerFactory } from './run.js';
+export type {
+  BackupData,
+  BackupRequest,
+  DataFileRequest,
+  RunningServer,
+  RunOptions,
+  ServerFactory,
+} from './run.js';
 export { runServer, startHttp } from './run.js';
 export type { RuntimeOptions } from './runtime.js';
 export { ConfigError, RESOURCE_NOT_FOUND, RpcError, Runtime } from './runtime.js';

@@ -10,8 +10,8 @@ export {
 export {
   type CheckResult,
   checkDatabase,
-  checkReport,
   checkDataFile,
+  checkReport,
   type QuickCheckOutcome,
 } from './check.js';
 export { MEMORY, resolveDataDir } from './data-dir.js';

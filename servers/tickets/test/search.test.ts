@@ -432,6 +432,15 @@ describe('filters', () => {
     expect(error.hint).toContain('list_projects');
   });
 
+  it('by one status as well as a list, written in any case', async () => {
+    expect((await keys({ status: 'backlog' })).sort()).toEqual(['SHIP-1', 'WEB-1']);
+    expect((await keys({ status: 'In Progress' })).sort()).toEqual(['SHIP-2']);
+    expect((await keys({ status: ['In Review', 'done'] })).sort()).toEqual(['SHIP-3']);
+    const error = await callError(client, 'search_tickets', { status: 'started' }, 'invalid_input');
+    expect(error.message).toContain('`status[0]`');
+    expect(error.message).toContain('backlog');
+  });
+
   it('by status and priority lists, and type', async () => {
     expect((await keys({ status: ['backlog'] })).sort()).toEqual(['SHIP-1', 'WEB-1']);
     expect((await keys({ status: ['in_progress', 'done'] })).sort()).toEqual(['SHIP-2', 'SHIP-3']);

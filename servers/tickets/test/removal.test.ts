@@ -9,6 +9,7 @@ interface Deleted {
   links: number;
 }
 type Details = TicketOut & {
+  comments_total: number;
   links?: Record<string, { key: string }[]>;
   history?: { field: string; old: string | null; new: string | null; by: string | null }[];
 };

@@ -1,6 +1,7 @@
 import { paginationInput, paginationOutput, z } from '@shipyard/core';
 import { tool } from '../deps.js';
 import { PRIORITIES, STATUSES } from '../domain/model.js';
+import { matchPerson } from '../domain/people.js';
 import { EXTRA_FIELDS, instantProblem, parseInstant, SORTS, searchTickets } from '../domain/search.js';
 import { fields, oneOrList, resolvePerson, TicketSummarySchema } from './shared.js';
 
@@ -67,7 +68,12 @@ export default tool({
     return searchTickets(
       ctx.deps.db,
       Object.assign(rest, {
-        assignee: assignee === undefined ? undefined : resolvePerson(assignee, ctx.user),
+        // A known person's name in any case is their spelling (`ÉMILE` finds Émile's tickets).
+        assignee:
+          assignee === undefined
+            ? undefined
+            : (matchPerson(ctx.deps.db, resolvePerson(assignee, ctx.user), ctx.user, 'assignee')?.name ??
+              null),
       }),
     );
   },

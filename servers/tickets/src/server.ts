@@ -40,6 +40,9 @@ export function createTicketsServer(deps: TicketsDeps) {
           ? 'Status changes only through transition_ticket, in one call to any later status of backlog, todo, ' +
             'in_progress, in_review, done, or to cancelled; done or cancelled back to todo or backlog.'
           : '',
+        offered.has('list_people') && offered.has('update_ticket')
+          ? 'Names match in any case; a new one is noted with the closest known people (list_people lists them).'
+          : '',
         offered.has('update_ticket') && offered.has('get_ticket')
           ? 'Pass expected_version from get_ticket to update_ticket.'
           : '',

@@ -51,6 +51,7 @@ it('tells the model in its instructions how status changes, which no other tool 
     'Status changes only through transition_ticket, in one call to any later status',
   );
   expect(client.getInstructions()).toContain('Before create_ticket, call find_similar_tickets');
+  expect(client.getInstructions()).toContain('(list_people lists them)');
 });
 
 it('names in its instructions only the tools it offers', async () => {

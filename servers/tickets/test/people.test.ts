@@ -53,7 +53,7 @@ describe('names of people', () => {
     });
     expect(created.note).toBe(
       'assignee "Anna" is a new name: no ticket, comment or configured user has used it; the closest known: ' +
-        '"ana", "anne" or "bob". If it is a typo, set it again (list_people lists everyone)',
+        '"ana", "anne" or "bob". If it is a typo, set assignee again with update_ticket (list_people lists everyone)',
     );
     // Kept as given: the note is a warning, not a refusal.
     expect((await ticket(created.key)).assignee).toBe('Anna');
@@ -81,6 +81,16 @@ describe('names of people', () => {
     });
     expect(created.note).toContain('assignee "ana" is a new name');
     expect(created.note).toContain('nobody else is known yet');
+    const reported = await callOk<Created>(client, 'create_ticket', {
+      project: 'SHIP',
+      title: 'Second',
+      reporter: 'Anaa',
+    });
+    expect(reported.note).toBe(
+      'reporter "Anaa" is a new name: no ticket, comment or configured user has used it; the closest known: ' +
+        '"ana". If it is a typo, delete_ticket and create it again: a reporter stays as created (list_people ' +
+        'lists everyone)',
+    );
   });
 
   it('count comment authors as known', async () => {

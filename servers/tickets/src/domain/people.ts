@@ -54,11 +54,16 @@ export function matchPerson(
   const known_ = closest.length
     ? `; the closest known: ${listOf(closest, 'or')}`
     : '; nobody else is known yet';
+  // A reporter is kept as created: only a new ticket can carry another.
+  const fix =
+    field === 'reporter'
+      ? 'If it is a typo, delete_ticket and create it again: a reporter stays as created'
+      : `If it is a typo, set ${field} again with update_ticket`;
   return {
     name,
     note:
       `${field} ${quoteText(name)} is a new name: no ticket, comment or configured user has used it${known_}. ` +
-      'If it is a typo, set it again (list_people lists everyone)',
+      `${fix} (list_people lists everyone)`,
   };
 }
 

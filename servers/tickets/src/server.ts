@@ -1,5 +1,5 @@
 import { defineServer } from '@shipyard/core';
-import { sqliteErrors } from '@shipyard/db';
+import { sqliteErrors, watchChanges } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import type { TicketsDeps } from './deps.js';
 import { watchOtherProcesses } from './domain/watch.js';
@@ -8,14 +8,19 @@ import { resources } from './resources.js';
 import addTicketComment from './tools/add_ticket_comment.js';
 import createProject from './tools/create_project.js';
 import createTicket from './tools/create_ticket.js';
+import deleteTicket from './tools/delete_ticket.js';
+import deleteTicketComment from './tools/delete_ticket_comment.js';
 import findSimilarTickets from './tools/find_similar_tickets.js';
 import getTicket from './tools/get_ticket.js';
 import linkTickets from './tools/link_tickets.js';
+import listPeople from './tools/list_people.js';
 import listProjects from './tools/list_projects.js';
 import searchTickets from './tools/search_tickets.js';
 import transitionTicket from './tools/transition_ticket.js';
 import unlinkTickets from './tools/unlink_tickets.js';
+import updateProject from './tools/update_project.js';
 import updateTicket from './tools/update_ticket.js';
+import updateTicketComment from './tools/update_ticket_comment.js';
 
 export type { TicketsDeps } from './deps.js';
 
@@ -32,8 +37,11 @@ export function createTicketsServer(deps: TicketsDeps) {
           ? 'Before create_ticket, call find_similar_tickets to avoid duplicates.'
           : '',
         offered.has('transition_ticket')
-          ? 'Status changes only through transition_ticket, one step at a time: backlog, todo, in_progress, ' +
-            'in_review, done; any open status to cancelled; done or cancelled back to todo.'
+          ? 'Status changes only through transition_ticket, in one call to any later status of backlog, todo, ' +
+            'in_progress, in_review, done, or to cancelled; done or cancelled back to todo or backlog.'
+          : '',
+        offered.has('list_people') && offered.has('update_ticket')
+          ? 'Names match in any case; a new one is noted with the closest known people (list_people lists them).'
           : '',
         offered.has('update_ticket') && offered.has('get_ticket')
           ? 'Pass expected_version from get_ticket to update_ticket.'
@@ -43,6 +51,7 @@ export function createTicketsServer(deps: TicketsDeps) {
         .filter(Boolean)
         .join(' '),
     deps,
+    tokenBudget: 4500,
     tools: [
       createProject,
       listProjects,
@@ -55,6 +64,11 @@ export function createTicketsServer(deps: TicketsDeps) {
       unlinkTickets,
       searchTickets,
       findSimilarTickets,
+      listPeople,
+      deleteTicket,
+      updateProject,
+      updateTicketComment,
+      deleteTicketComment,
     ],
     resources,
     prompts,
@@ -62,7 +76,13 @@ export function createTicketsServer(deps: TicketsDeps) {
     close: () => deps.close?.(),
     mapError: sqliteErrors,
     // Several hosts may share one data directory: their changes reach this process's subscribers too.
-    watch: (changed) => watchOtherProcesses(deps.db, changed),
+    // Deletes and edits that leave no history or comment row behind are read from the change log.
+    watch: (changed) => {
+      const stops = [watchOtherProcesses(deps.db, changed), watchChanges(() => deps.db, changed)];
+      return () => {
+        for (const stop of stops) stop();
+      };
+    },
   });
 }
 

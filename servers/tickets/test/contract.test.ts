@@ -27,6 +27,11 @@ it('offers exactly its tools, resources and prompts, and lints clean', async () 
       'unlink_tickets',
       'search_tickets',
       'find_similar_tickets',
+      'list_people',
+      'delete_ticket',
+      'update_project',
+      'update_ticket_comment',
+      'delete_ticket_comment',
     ],
     resources: [
       'tickets://projects',
@@ -43,9 +48,10 @@ it('offers exactly its tools, resources and prompts, and lints clean', async () 
 
 it('tells the model in its instructions how status changes, which no other tool does', () => {
   expect(client.getInstructions()).toContain(
-    'Status changes only through transition_ticket, one step at a time',
+    'Status changes only through transition_ticket, in one call to any later status',
   );
   expect(client.getInstructions()).toContain('Before create_ticket, call find_similar_tickets');
+  expect(client.getInstructions()).toContain('(list_people lists them)');
 });
 
 it('names in its instructions only the tools it offers', async () => {
@@ -63,9 +69,9 @@ it('names in its instructions only the tools it offers', async () => {
   }
 });
 
-it('keeps tools/list under 3,500 tokens (chars/4), measured on the real answer', async () => {
+it('keeps tools/list within 4,500 tokens (chars/4), measured on the real answer', async () => {
   const listed = JSON.stringify(await client.listTools());
-  expect(Math.ceil(listed.length / 4)).toBeLessThan(3_500);
+  expect(Math.ceil(listed.length / 4)).toBeLessThanOrEqual(4_500);
   expect(toolsListSize(definition).chars).toBe(listed.length);
 });
 

@@ -1,12 +1,14 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { callOk, connect } from '@shipyard/testing';
 import type Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
 import { openTicketsDatabase } from '../src/db/open.js';
 import { indexNewTickets } from '../src/domain/indexing.js';
 import { type Priority, priorityRank, type Status } from '../src/domain/model.js';
 import { INDEX_STATE_SQL, searchTickets } from '../src/domain/search.js';
+import { createTicketsServer } from '../src/server.js';
 import { migrations } from './helpers.js';
 
 const dirs: string[] = [];
@@ -218,9 +220,12 @@ it('gives the search index of a file at 0008 row ids that are ticket ids, and ke
     expect(keys({ query: 'crash', status: ['todo'], sort: 'priority' })).toEqual(['SHIP-2', 'SHIP-4']);
     expect(keys({ query: 'slow', status: ['done'], priority: ['low'] })).toEqual(['SHIP-3']);
     expect(keys({ status: ['todo'], priority: ['urgent'] })).toEqual(['SHIP-2']);
-    // No trigger checks statuses or ids any more: the workflow lives in the code alone.
+    // No trigger checks statuses or ids any more: the workflow lives in the code alone (the others keep the
+    // people table, 0010).
     const triggers = sqlite
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'tickets' ORDER BY name")
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'tickets' AND name NOT LIKE 'people%' ORDER BY name",
+      )
       .pluck()
       .all();
     expect(triggers).toEqual(['tickets_fts_delete', 'tickets_fts_update']);
@@ -284,4 +289,46 @@ it('creates and changes a ticket without building a temporary table (0008)', () 
   // Up to 0007, each of them built one.
   expect(temporaryTables(7).every((count) => count > 0)).toBe(true);
   expect(temporaryTables()).toEqual([0, 0, 0]);
+});
+
+it('knows the people of a file at 0009 and keeps its projects active (0010)', async () => {
+  const { data, before } = olderFile(9);
+  addTicket(before.sqlite, 1, 'Crash on save');
+  addTicket(before.sqlite, 2, 'Slow start', { status: 'done' });
+  before.sqlite.prepare("UPDATE tickets SET assignee = 'Chloé', reporter = 'dan' WHERE id = 1").run();
+  before.sqlite.prepare("UPDATE tickets SET assignee = 'chloé' WHERE id = 2").run();
+  before.sqlite.prepare("INSERT INTO comments (ticket_id, author, body) VALUES (1, 'eve', 'seen')").run();
+  before.close();
+  const after = openTicketsDatabase(data, migrations);
+  const client = await connect(createTicketsServer({ db: after.db }), { user: 'ana' });
+  try {
+    // One row per name in any ASCII case (the table's NOCASE key): Chloé and chloé are one person.
+    expect(after.sqlite.prepare('SELECT name FROM people ORDER BY name').pluck().all()).toEqual([
+      expect.stringMatching(/^[Cc]hloé$/),
+      'dan',
+      'eve',
+    ]);
+    expect(await callOk(client, 'list_people', {})).toEqual({
+      count: 4,
+      people: [
+        { name: 'ana', open: 0 },
+        { name: expect.stringMatching(/^[Cc]hloé$/), open: 1 },
+        { name: 'dan', open: 0 },
+        { name: 'eve', open: 0 },
+      ],
+    });
+    // A name the file's comments used is known; the project is active until archived.
+    const created = await callOk<{ note?: string }>(client, 'create_ticket', {
+      project: 'SHIP',
+      title: 'New',
+      assignee: 'EVE',
+    });
+    expect(created.note).toBeUndefined();
+    expect((await callOk<{ total: number }>(client, 'search_tickets', {})).total).toBe(3);
+    await callOk(client, 'update_project', { key: 'SHIP', archived: true });
+    expect((await callOk<{ total: number }>(client, 'search_tickets', {})).total).toBe(0);
+  } finally {
+    await client.close();
+    after.close();
+  }
 });

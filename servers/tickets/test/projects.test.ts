@@ -259,6 +259,6 @@ describe('list_projects', () => {
     ({ client } = await connectTickets());
     const summary = await checkBadInputs(client, 'list_projects', listProjects.input, {});
     // Wrong types, 1 MB and an unknown key are refused; odd strings for `after` are just keys to list after.
-    expect(summary).toEqual({ cases: 23, rejected: 15, accepted: 8 });
+    expect(summary).toEqual({ cases: 28, rejected: 20, accepted: 8 });
   });
 });

@@ -561,9 +561,9 @@ describe('tickets://{key}', () => {
     // The isolates some apps put around a pasted name, and marks: a name is what it looks like, found as
     // typed, with or without them.
     await storedAsShown(
-      { assignee: '\u2068Ana\u2069', labels: ['\u2068frontend\u2069', 'u\u200Fi'] },
-      { assignee: '`Ana`', labels: '`frontend`, `ui`' },
-      { labels: ['frontend', '\u2068frontend\u2069'], assignees: ['\u2068ana\u2069'] },
+      { assignee: '\u2068Bea\u2069', labels: ['\u2068frontend\u2069', 'u\u200Fi'] },
+      { assignee: '`Bea`', labels: '`frontend`, `ui`' },
+      { labels: ['frontend', '\u2068frontend\u2069'], assignees: ['\u2068bea\u2069'] },
     );
   });
 

@@ -408,10 +408,12 @@ describe('filters', () => {
     expect(label.note).toBe(
       'Found nothing: no ticket has the label "needs_review"; labels in use like it: "needs review" (2), "needs-review" (1)',
     );
-    // NOCASE folds A-Z only: CHLOÉ is not Chloé, but looks like her.
-    const name = await callOk<Page>(client, 'search_tickets', { assignee: 'CHLOÉ' });
+    // A tool stores chloé as the Chloé already known, and a filter takes her name in any case; Chloe is not
+    // her name, but looks like it.
+    expect((await callOk<Page>(client, 'search_tickets', { assignee: 'CHLOÉ' })).total).toBe(3);
+    const name = await callOk<Page>(client, 'search_tickets', { assignee: 'Chloe' });
     expect(name.note).toBe(
-      'Found nothing: no ticket is assigned to "CHLOÉ"; names in use like it: "Chloé" (2), "chloé" (1)',
+      'Found nothing: no ticket is assigned to "Chloe"; names in use like it: "Chloé" (3)',
     );
     // A label or name in use that the other filters rule out, or nothing like it: nothing to suggest.
     const ruledOut = await callOk<Page>(client, 'search_tickets', {
@@ -429,6 +431,15 @@ describe('filters', () => {
     expect((await keys({ query: 'login', project: 'SHIP' })).sort()).toEqual(['SHIP-1', 'SHIP-2', 'SHIP-3']);
     const error = await callError(client, 'search_tickets', { project: 'NOPE' }, 'not_found');
     expect(error.hint).toContain('list_projects');
+  });
+
+  it('by one status as well as a list, written in any case', async () => {
+    expect((await keys({ status: 'backlog' })).sort()).toEqual(['SHIP-1', 'WEB-1']);
+    expect((await keys({ status: 'In Progress' })).sort()).toEqual(['SHIP-2']);
+    expect((await keys({ status: ['In Review', 'done'] })).sort()).toEqual(['SHIP-3']);
+    const error = await callError(client, 'search_tickets', { status: 'started' }, 'invalid_input');
+    expect(error.message).toContain('`status[0]`');
+    expect(error.message).toContain('backlog');
   });
 
   it('by status and priority lists, and type', async () => {

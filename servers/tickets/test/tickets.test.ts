@@ -1164,10 +1164,10 @@ describe('transition_ticket', () => {
     for (const args of [{ resolution: 'obsolete' }, {}]) {
       const error = await moveError({ key: 'SHIP-1', status: 'cancelled', ...args }, 'invalid_input');
       expect(error.message).toBe(
-        'SHIP-1 is already cancelled (resolution obsolete); from cancelled it can move to todo',
+        'SHIP-1 is already cancelled (resolution obsolete); from cancelled it can move to todo or backlog',
       );
       expect(error.hint).toBe(
-        'Pass status todo to reopen it, or status cancelled with another resolution to change only that',
+        'Pass status todo or backlog to reopen it, or status cancelled with another resolution to change only that',
       );
     }
     expect((await get('SHIP-1', [])).version).toBe(3);
@@ -1175,7 +1175,7 @@ describe('transition_ticket', () => {
     await move({ key: 'SHIP-1', status: 'todo' });
     const open = await moveError({ key: 'SHIP-1', status: 'todo', resolution: 'x' }, 'invalid_input');
     expect(open.message).toContain('already todo;');
-    expect(open.hint).toBe('Pass status in_progress or cancelled');
+    expect(open.hint).toBe('Pass status in_progress, in_review, done or cancelled');
   });
 
   it("notifies only the ticket's own pages when its resolution is corrected", async () => {
@@ -1192,36 +1192,55 @@ describe('transition_ticket', () => {
     await expect.poll(() => [...updates]).toEqual(['tickets://SHIP-2', 'tickets://SHIP-1']);
   });
 
-  it('refuses a disallowed move, naming the allowed next statuses and the path', async () => {
+  it('moves an open ticket to any later status in one call, with one history entry', async () => {
     await setup(1);
-    const error = await moveError({ key: 'SHIP-1', status: 'done' }, 'invalid_input');
-    expect(error.message).toContain('cannot move from backlog to done');
-    expect(error.message).toContain('todo or cancelled');
-    expect(error.hint).toContain('backlog -> todo -> in_progress -> in_review -> done');
-    expect(error.details).toEqual({ status: 'backlog', allowed: ['todo', 'cancelled'] });
+    const out = await move({ key: 'SHIP-1', status: 'done', expected_version: 1, resolution: 'fixed' });
+    expect(out).toMatchObject({ key: 'SHIP-1', status: 'done', resolution: 'fixed', version: 2 });
+    const done = await get('SHIP-1', ['history']);
+    expect(done.history?.slice(1).map((h) => [h.field, h.old, h.new])).toEqual([
+      ['status', 'backlog', 'done'],
+      ['resolution', null, 'fixed'],
+    ]);
+    // Closed tickets reopen to todo or to backlog, in one call too.
+    expect(await move({ key: 'SHIP-1', status: 'backlog' })).toMatchObject({
+      status: 'backlog',
+      resolution: null,
+    });
+    expect(await move({ key: 'SHIP-1', status: 'in_review' })).toMatchObject({
+      status: 'in_review',
+      version: 4,
+    });
+  });
+
+  it('refuses a move back between open statuses, naming the allowed statuses and the path', async () => {
+    await setup(1);
+    await move({ key: 'SHIP-1', status: 'in_progress' });
+    const error = await moveError({ key: 'SHIP-1', status: 'todo' }, 'invalid_input');
+    expect(error.message).toBe(
+      'SHIP-1 cannot move from in_progress to todo; from in_progress it can move to in_review, done or cancelled',
+    );
+    expect(error.hint).toContain('in_progress -> cancelled -> todo');
+    expect(error.details).toEqual({ status: 'in_progress', allowed: ['in_review', 'done', 'cancelled'] });
     await move({ key: 'SHIP-1', status: 'cancelled' });
     const closed = await moveError({ key: 'SHIP-1', status: 'in_progress' }, 'invalid_input');
-    expect(closed.message).toContain('can move to todo');
-    const back = await moveError({ key: 'SHIP-1', status: 'backlog' }, 'invalid_input');
-    expect(back.hint).toContain('todo');
-    // Nothing leads back to backlog: the hint says so, rather than only listing the next statuses.
-    await move({ key: 'SHIP-1', status: 'todo' });
-    const toBacklog = await moveError({ key: 'SHIP-1', status: 'backlog' }, 'invalid_input');
-    expect(toBacklog.hint).toBe(
-      'No status leads back to backlog, where new tickets start; todo also holds work not yet started. ' +
-        'Pass status in_progress or cancelled',
-    );
+    expect(closed.message).toContain('can move to todo or backlog');
+    expect(closed.hint).toBe('Move it in 2 calls: cancelled -> todo -> in_progress');
+    // done and cancelled are not one move apart: a closed ticket reopens first.
+    const recast = await moveError({ key: 'SHIP-1', status: 'done' }, 'invalid_input');
+    expect(recast.hint).toBe('Move it in 2 calls: cancelled -> todo -> done');
   });
 
   it('offers a comment for a move back to an open status, or a restart through cancelled, never done', async () => {
     await setup(1);
-    for (const status of ['todo', 'in_progress', 'in_review'] as const) await move({ key: 'SHIP-1', status });
+    await move({ key: 'SHIP-1', status: 'in_review' });
     const error = await moveError({ key: 'SHIP-1', status: 'in_progress' }, 'invalid_input');
     expect(error.hint).toBe(
-      'There is no step back from in_review to in_progress. To keep it in_review and say why, call ' +
-        'add_ticket_comment; to restart the work, move it one step per call: in_review -> cancelled -> todo ' +
+      'There is no move back from in_review to in_progress. To keep it in_review and say why, call ' +
+        'add_ticket_comment; to restart the work, move it in 3 calls: in_review -> cancelled -> todo ' +
         '-> in_progress, with a resolution for the cancel that says why (e.g. "sent back")',
     );
+    const toBacklog = await moveError({ key: 'SHIP-1', status: 'backlog' }, 'invalid_input');
+    expect(toBacklog.hint).toContain('move it in 2 calls: in_review -> cancelled -> backlog');
   });
 
   it('refuses a move to the current status, naming the allowed ones', async () => {
@@ -1229,7 +1248,7 @@ describe('transition_ticket', () => {
     await move({ key: 'SHIP-1', status: 'todo' });
     const error = await moveError({ key: 'SHIP-1', status: 'todo' }, 'invalid_input');
     expect(error.message).toContain('already todo');
-    expect(error.message).toContain('in_progress or cancelled');
+    expect(error.message).toContain('in_progress, in_review, done or cancelled');
   });
 
   it('refuses a resolution on a move that does not close the ticket', async () => {
@@ -1240,7 +1259,7 @@ describe('transition_ticket', () => {
 
   it('changes nothing, comment included, when refused', async () => {
     const { database } = await setup(1);
-    await moveError({ key: 'SHIP-1', status: 'done', comment: 'Lost comment' }, 'invalid_input');
+    await moveError({ key: 'SHIP-1', status: 'backlog', comment: 'Lost comment' }, 'invalid_input');
     await moveError({ key: 'SHIP-1', status: 'todo', comment: 'Lost too', expected_version: 9 }, 'conflict');
     expect(database.db.select().from(comments).all()).toEqual([]);
     expect(await get('SHIP-1', [])).toMatchObject({ status: 'backlog', version: 1 });

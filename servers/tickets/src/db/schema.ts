@@ -21,6 +21,17 @@ export const projects = sqliteTable('projects', {
   /** The number of the last ticket created; the next key is key-(lastNumber+1). */
   lastNumber: integer('last_number').notNull().default(0),
   createdAt: text('created_at').notNull().default(now),
+  /** When the project was archived; null while it is active. Archived projects leave lists and searches. */
+  archivedAt: text('archived_at'),
+});
+
+/**
+ * Every name a ticket (assignee, reporter) or a comment (author) has used, kept by triggers
+ * (drizzle/0010_people_archive.sql), so a new name can be told from a known one without reading every
+ * ticket. Names compare without regard to ASCII case here; src/domain/people.ts folds other letters.
+ */
+export const people = sqliteTable('people', {
+  name: text('name').primaryKey(),
 });
 
 /**
@@ -150,4 +161,4 @@ export const ticketsIndexed = sqliteTable(
   (t) => [check('tickets_indexed_one_row', sql`${t.id} = 1`)],
 );
 
-export const schema = { projects, tickets, comments, links, history, ticketsIndexed };
+export const schema = { projects, people, tickets, comments, links, history, ticketsIndexed };

@@ -27,14 +27,17 @@ export const PROJECT_KEY = /^[A-Z][A-Z0-9]{1,9}$/;
 export const PROJECT_KEY_RULE = 'a letter, then 1-9 letters or digits, e.g. SHIP';
 export const TICKET_KEY = /^[A-Z][A-Z0-9]{1,9}-[1-9][0-9]{0,8}$/;
 
-/** backlog -> todo -> in_progress -> in_review -> done; any open status -> cancelled; done/cancelled -> todo. */
+/**
+ * The workflow's order is backlog -> todo -> in_progress -> in_review -> done. An open status moves to any
+ * later one or to cancelled in one call; done and cancelled reopen to todo or backlog.
+ */
 export const TRANSITIONS: Record<Status, readonly Status[]> = {
-  backlog: ['todo', 'cancelled'],
-  todo: ['in_progress', 'cancelled'],
-  in_progress: ['in_review', 'cancelled'],
+  backlog: ['todo', 'in_progress', 'in_review', 'done', 'cancelled'],
+  todo: ['in_progress', 'in_review', 'done', 'cancelled'],
+  in_progress: ['in_review', 'done', 'cancelled'],
   in_review: ['done', 'cancelled'],
-  done: ['todo'],
-  cancelled: ['todo'],
+  done: ['todo', 'backlog'],
+  cancelled: ['todo', 'backlog'],
 };
 
 export const priorityRank = (priority: Priority): number => PRIORITIES.indexOf(priority);

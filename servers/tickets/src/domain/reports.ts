@@ -1,5 +1,20 @@
 import { BIDI_CONTROLS, type Completion, InvalidInput, NotFound, named } from '@shipyard/core';
-import { and, asc, count, countDistinct, desc, eq, gt, inArray, like, lt, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  countDistinct,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  like,
+  lt,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { history, links, projects, tickets } from '../db/schema.js';
 import { fitComments, lastComments } from './comments.js';
@@ -151,23 +166,27 @@ export interface ProjectOverview {
   /** Its tickets, open or not. */
   total: number;
   uri: string;
+  /** Set, true, on an archived project (listed only when asked for). */
+  archived?: boolean;
 }
 
 /**
- * Every project (bounded) with its ticket counts, ordered by key, and how many projects there are: the same
- * names as list_projects gives them (`count` projects, each with `total` tickets).
+ * The projects (bounded) with their ticket counts, ordered by key, and how many there are: the same names as
+ * list_projects gives them (`count` projects, each with `total` tickets). Archived projects only when asked.
  */
 export function projectOverviews(
   db: Tx,
   /** Only the projects whose keys sort after this one (the next LIMITS.projects). */
   after?: string,
+  includeArchived = false,
 ): { projects: ProjectOverview[]; count: number; note?: string } {
-  const total = db.select({ n: count() }).from(projects).get()?.n ?? 0;
+  const listed = includeArchived ? undefined : isNull(projects.archivedAt);
+  const total = db.select({ n: count() }).from(projects).where(listed).get()?.n ?? 0;
   // One more than shown, to know whether any follow.
   const rows = db
     .select()
     .from(projects)
-    .where(after === undefined ? undefined : gt(projects.key, after))
+    .where(and(listed, after === undefined ? undefined : gt(projects.key, after)))
     .orderBy(asc(projects.key))
     .limit(LIMITS.projects + 1)
     .all();
@@ -183,21 +202,33 @@ export function projectOverviews(
     .groupBy(tickets.projectId)
     .all();
   const byProject = new Map(counts.map((row) => [row.projectId, row]));
+  const archived = includeArchived
+    ? 0
+    : (db.select({ n: count() }).from(projects).where(isNotNull(projects.archivedAt)).get()?.n ?? 0);
+  const notes = [
+    more
+      ? `Showing ${rows.length} of ${total} projects by key; list_projects with \`after\` lists the ones after the last`
+      : '',
+    archived > 0
+      ? `${archived} archived project${archived === 1 ? ' is' : 's are'} left out (list_projects with include_archived lists them)`
+      : '',
+  ].filter(Boolean);
   return {
-    projects: rows.map((row) => ({
-      key: row.key,
-      name: row.name,
-      description: clip(row.description, 200),
-      open: Number(byProject.get(row.id)?.open ?? 0),
-      total: byProject.get(row.id)?.all ?? 0,
-      uri: `tickets://projects/${row.key}`,
-    })),
+    projects: rows.map((row) =>
+      Object.assign(
+        {
+          key: row.key,
+          name: row.name,
+          description: clip(row.description, 200),
+          open: Number(byProject.get(row.id)?.open ?? 0),
+          total: byProject.get(row.id)?.all ?? 0,
+          uri: `tickets://projects/${row.key}`,
+        },
+        row.archivedAt ? { archived: true } : {},
+      ),
+    ),
     count: total,
-    ...(more
-      ? {
-          note: `Showing ${rows.length} of ${total} projects by key; list_projects with \`after\` lists the ones after the last`,
-        }
-      : {}),
+    ...(notes.length ? { note: notes.join('. ') } : {}),
   };
 }
 

@@ -149,7 +149,8 @@ interface Filter {
     | 'parent'
     | 'updated'
     | 'created'
-    | 'key';
+    | 'key'
+    | 'archived';
   kind: 'narrow' | 'broad' | 'residual';
   cond: (hideIndex: boolean) => SQL;
 }
@@ -354,6 +355,8 @@ export interface SearchOptions {
   parent?: string | undefined;
   updated_since?: string | undefined;
   created_since?: string | undefined;
+  /** Search archived projects too (a `project` filter searches its project, archived or not). */
+  include_archived?: boolean | undefined;
   sort?: Sort | undefined;
   fields?: readonly ExtraField[] | undefined;
   limit?: number | undefined;
@@ -479,6 +482,12 @@ export function instantProblem(text: string): string {
     : 'must be an ISO date or datetime, e.g. 2025-01-31 or 2025-01-31T09:30:00Z';
 }
 
+/** The ids of the archived projects, whose tickets a search leaves out unless asked. */
+const archivedProjectIds = (db: TicketsDb) =>
+  db
+    .all<{ id: number }>(sql`SELECT id FROM projects WHERE archived_at IS NOT NULL ORDER BY id`)
+    .map((row) => row.id);
+
 function sinceOf(value: string | undefined, name: string): string | undefined {
   if (value === undefined) return undefined;
   const at = parseInstant(value);
@@ -510,6 +519,9 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   if (keyed) add('key', 'narrow', () => sql`tickets.id = ${keyed.id}`);
   const project = options.project === undefined ? undefined : getProjectRow(db, options.project);
   if (project) add('project', 'broad', (h) => sql`${plus(h)}tickets.project_id = ${project.id}`);
+  const archived = project || options.include_archived ? [] : archivedProjectIds(db);
+  if (archived.length > 0)
+    add('archived', 'residual', () => sql`tickets.project_id NOT IN (${sqlList(archived)})`);
   if (options.status?.length)
     add('status', 'broad', (h) => sql`${plus(h)}tickets.status IN (${sqlList(options.status ?? [])})`);
   if (options.priority?.length) {
@@ -550,6 +562,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     project?.id,
     [...new Set(options.status ?? [])].sort(),
     [...new Set(options.priority ?? [])].sort(),
+    archived,
     options.type,
     // Names compare without regard to ASCII case (COLLATE NOCASE): `Ana` asks what `ana` does. Nobody
     // (null) is a filter, unlike no filter (undefined), which JSON would write alike.
@@ -903,6 +916,15 @@ export function findSimilarTickets(
   const filters: Filter[] = [];
   if (project)
     filters.push({ column: 'project', kind: 'broad', cond: () => sql`tickets.project_id = ${project.id}` });
+  const archived = project ? [] : archivedProjectIds(db);
+  if (archived.length > 0) {
+    const ids = sqlList(archived);
+    filters.push({
+      column: 'archived',
+      kind: 'residual',
+      cond: () => sql`tickets.project_id NOT IN (${ids})`,
+    });
+  }
   if (!options.include_closed) {
     const open = sqlList(OPEN_STATUSES);
     filters.push({ column: 'status', kind: 'broad', cond: () => sql`tickets.status IN (${open})` });

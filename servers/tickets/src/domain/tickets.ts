@@ -507,17 +507,14 @@ function transitionHint(
   path: Status[] | undefined,
   allowed: readonly Status[],
 ): string {
-  if (from !== to && !path && to === 'backlog') {
-    return `No status leads back to backlog, where new tickets start; todo also holds work not yet started. Pass status ${orList(allowed)}`;
-  }
   if (from === to && isClosed(from)) {
     return `Pass status ${orList(allowed)} to reopen it, or status ${from} with another resolution to change only that`;
   }
   if (from === to || !path) return `Pass status ${orList(allowed)}`;
-  const steps = `one step per call: ${[from, ...path].join(' -> ')}`;
+  const steps = `in ${path.length} calls: ${[from, ...path].join(' -> ')}`;
   if (!path.slice(0, -1).includes('cancelled')) return `Move it ${steps}`;
   return (
-    `There is no step back from ${from} to ${to}. To keep it ${from} and say why, call add_ticket_comment; ` +
+    `There is no move back from ${from} to ${to}. To keep it ${from} and say why, call add_ticket_comment; ` +
     `to restart the work, move it ${steps}, with a resolution for the cancel that says why (e.g. "sent back")`
   );
 }
@@ -525,7 +522,7 @@ function transitionHint(
 const orList = (items: readonly string[]) => listOf(items, 'or');
 
 /**
- * Move a ticket along the workflow (TRANSITIONS). Closing (done, cancelled) sets the resolution, reopening
+ * Move a ticket along the workflow (TRANSITIONS), several statuses in one call and one history entry. Closing (done, cancelled) sets the resolution, reopening
  * clears it, and a closed ticket given its own status with another resolution takes that resolution (the
  * only way to correct one without reopening the ticket). Status and resolution changes go to history, an
  * optional comment is added by the user, all in one IMMEDIATE transaction.

@@ -1,7 +1,7 @@
 import { z } from '@shipyard/core';
 import { tool } from '../deps.js';
 import { createTicket } from '../domain/tickets.js';
-import { COMMENT_ELSEWHERE, FIELD_ALIASES, fields, resolvePerson } from './shared.js';
+import { COMMENT_ELSEWHERE, FIELD_ALIASES, fields, knownNames } from './shared.js';
 
 export default tool({
   name: 'create_ticket',
@@ -22,7 +22,13 @@ export default tool({
     due_date: fields.due_date.optional(),
     parent: fields.parent.optional(),
   },
-  output: { key: z.string(), title: z.string(), status: z.string(), version: z.number().int() },
+  output: {
+    key: z.string(),
+    title: z.string(),
+    status: z.string(),
+    version: z.number().int(),
+    note: z.string().optional(),
+  },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   aliases: FIELD_ALIASES,
   elsewhere: {
@@ -31,16 +37,15 @@ export default tool({
     key: "A new ticket's key is its project's next number, given in the answer: pass project",
   },
   handler(input, ctx) {
-    const { ticket, changed } = createTicket(
+    // Names as known in any case; a new one is kept, with a note naming the closest known people.
+    const { names, note } = knownNames(
       ctx.deps.db,
-      Object.assign({}, input, {
-        assignee: input.assignee === undefined ? undefined : resolvePerson(input.assignee, ctx.user),
-        reporter: input.reporter === undefined ? undefined : resolvePerson(input.reporter, ctx.user),
-      }),
+      { assignee: input.assignee, reporter: input.reporter },
       ctx.user,
     );
+    const { ticket, changed } = createTicket(ctx.deps.db, Object.assign({}, input, names), ctx.user);
     ctx.changed(...changed);
     const { key, title, status, version } = ticket;
-    return { key, title, status, version };
+    return note ? { key, title, status, version, note } : { key, title, status, version };
   },
 });

@@ -11,6 +11,7 @@ export default tool({
     'open/total ticket counts. Use this to find a project key.',
   input: {
     after: z.string().max(10).optional().describe('Keys after this one (next 200)'),
+    include_archived: z.boolean().optional().describe('Also list archived projects'),
   },
   output: {
     count: z.number().int(),
@@ -21,6 +22,7 @@ export default tool({
         description: z.string(),
         open: z.number().int(),
         total: z.number().int(),
+        archived: z.boolean().optional(),
       }),
     ),
     note: z.string().optional(),
@@ -29,6 +31,6 @@ export default tool({
   handler(input, ctx) {
     const after = input.after?.trim().toUpperCase();
     // Core sends only the output schema's fields: each project's uri is the resource's.
-    return snapshot(ctx.deps.db, () => projectOverviews(ctx.deps.db, after));
+    return snapshot(ctx.deps.db, () => projectOverviews(ctx.deps.db, after, input.include_archived));
   },
 });

@@ -1,8 +1,9 @@
 import { paginationInput, paginationOutput, z } from '@shipyard/core';
 import { tool } from '../deps.js';
 import { PRIORITIES, STATUSES } from '../domain/model.js';
+import { matchPerson } from '../domain/people.js';
 import { EXTRA_FIELDS, instantProblem, parseInstant, SORTS, searchTickets } from '../domain/search.js';
-import { fields, resolvePerson, TicketSummarySchema } from './shared.js';
+import { fields, oneOrList, resolvePerson, TicketSummarySchema } from './shared.js';
 
 const since = (what: string) =>
   z
@@ -23,7 +24,7 @@ export default tool({
   input: {
     query: z.string().max(500).optional().describe('Words to match (word* = prefix)'),
     project: fields.project.optional(),
-    status: z.array(z.enum(STATUSES)).max(6).optional().describe('Any of these'),
+    status: oneOrList(STATUSES, 6).optional().describe('One status, or a list: any of these'),
     priority: z.array(z.enum(PRIORITIES)).max(5).optional().describe('Any of these'),
     type: fields.type.optional().describe('Only this type'),
     assignee: fields.person.optional(),
@@ -31,6 +32,7 @@ export default tool({
     parent: fields.parent.optional().describe('Sub-tickets of this key'),
     updated_since: since('Updated'),
     created_since: since('Created'),
+    include_archived: z.boolean().optional().describe("Also archived projects' tickets"),
     sort: z.enum(SORTS).optional().describe('Default: relevance, or updated'),
     fields: z
       .array(z.enum(EXTRA_FIELDS))
@@ -66,7 +68,12 @@ export default tool({
     return searchTickets(
       ctx.deps.db,
       Object.assign(rest, {
-        assignee: assignee === undefined ? undefined : resolvePerson(assignee, ctx.user),
+        // A known person's name in any case is their spelling (`ÉMILE` finds Émile's tickets).
+        assignee:
+          assignee === undefined
+            ? undefined
+            : (matchPerson(ctx.deps.db, resolvePerson(assignee, ctx.user), ctx.user, 'assignee')?.name ??
+              null),
       }),
     );
   },

@@ -1,7 +1,8 @@
 import { InvalidInput, MAX_NAME_CHARS, personName, z } from '@shipyard/core';
 import { MAX_COMMENT_CHARS } from '../domain/comments.js';
 import { LINK_TYPES, type LinkResult, shownLinks } from '../domain/links.js';
-import { chars, normaliseLabel, PRIORITIES, TYPES } from '../domain/model.js';
+import { chars, normaliseLabel, PRIORITIES, type Tx, TYPES } from '../domain/model.js';
+import { matchPerson } from '../domain/people.js';
 
 // Output schemas name enum fields as plain strings: the input schemas already list the values, and
 // repeating them in every output would cost tokens in each tools/list.
@@ -203,6 +204,23 @@ export const fields = {
   ),
 };
 
+/** An enum value as a model may write it, without case or separators (`In Progress` is in_progress). */
+const loose = (value: string) => value.toLowerCase().replace(/[\s_-]+/g, '');
+
+/**
+ * A filter of one enum value or a list of them (at most `max`), listed as a list: a lone value is read as a
+ * list of one (the schema says so in its description, which costs fewer tokens than a second schema). Values
+ * are taken in any case and with or without separators, as core takes a lone enum's.
+ */
+export function oneOrList<const T extends readonly [string, ...string[]]>(values: T, max: number) {
+  const ease = (value: unknown) =>
+    typeof value === 'string' ? (values.find((allowed) => loose(allowed) === loose(value)) ?? value) : value;
+  return z.preprocess(
+    (value) => (Array.isArray(value) ? value.map(ease) : [ease(value)]),
+    z.array(z.enum(values)).max(max),
+  );
+}
+
 /** Words a model writes for nobody, which would otherwise be stored (or searched for) as a person's name. */
 const NOBODY_WORDS = new Set(['unassigned', 'nobody', 'no one', 'no-one', 'noone', 'null', 'nil', 'n/a']);
 
@@ -227,6 +245,26 @@ export function resolvePerson(name: string, user: string | undefined): string | 
     });
   }
   return user;
+}
+
+/**
+ * Person arguments resolved (see {@link resolvePerson}) and matched to the known people (see matchPerson):
+ * each name as known, or as given with a note naming the closest known people. Left out stays left out.
+ */
+export function knownNames<K extends string>(
+  db: Tx,
+  given: Partial<Record<K, string | null | undefined>>,
+  user: string | undefined,
+): { names: Partial<Record<K, string | null>>; note?: string } {
+  const names: Partial<Record<K, string | null>> = {};
+  const notes: string[] = [];
+  for (const [field, value] of Object.entries(given) as [K, string | null | undefined][]) {
+    if (value === undefined) continue;
+    const matched = matchPerson(db, value === null ? null : resolvePerson(value, user), user, field);
+    names[field] = matched?.name ?? null;
+    if (matched?.note) notes.push(matched.note);
+  }
+  return notes.length ? { names, note: notes.join('. ') } : { names };
 }
 
 /** Input and output shared by link_tickets and unlink_tickets. */

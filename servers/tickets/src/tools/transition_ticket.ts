@@ -8,11 +8,12 @@ export default tool({
   name: 'transition_ticket',
   title: 'Change ticket status',
   description:
-    'Move a ticket by key one step along the statuses (backlog to done), cancel it, or reopen it to todo. ' +
-    'Returns status, resolution and version. Use this to start, finish, cancel or reopen work.',
+    'Move a ticket by key to any later status (in the order listed) or to cancelled, or reopen a closed one ' +
+    'to todo or backlog. Returns status, resolution and version. Use this to start, finish, cancel or reopen ' +
+    'work.',
   input: {
     key: fields.key,
-    status: z.enum(STATUSES).describe('The next status'),
+    status: z.enum(STATUSES).describe('The status to move to'),
     resolution: lineOfText(200).optional().describe('On done/cancelled, e.g. fixed'),
     comment: fields.comment.optional().describe('Comment to add, e.g. why'),
     expected_version: z.number().int().optional().describe('Version you read; stale: conflict'),

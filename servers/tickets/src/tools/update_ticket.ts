@@ -1,7 +1,7 @@
 import { z } from '@shipyard/core';
 import { tool } from '../deps.js';
 import { updateTicket } from '../domain/tickets.js';
-import { COMMENT_ELSEWHERE, FIELD_ALIASES, fields, resolvePerson } from './shared.js';
+import { COMMENT_ELSEWHERE, FIELD_ALIASES, fields, knownNames } from './shared.js';
 
 export default tool({
   name: 'update_ticket',
@@ -27,6 +27,7 @@ export default tool({
     version: z.number().int(),
     updated_at: z.string(),
     changed: z.array(z.string()),
+    note: z.string().optional(),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   // get_ticket answers with `version`, which a model may pass back under that name.
@@ -42,8 +43,9 @@ export default tool({
       'again with the new resolution',
   },
   handler(input, ctx) {
-    const assignee =
-      typeof input.assignee === 'string' ? resolvePerson(input.assignee, ctx.user) : input.assignee;
+    // A name as known in any case; a new one is kept, with a note naming the closest known people.
+    const { names, note } = knownNames(ctx.deps.db, { assignee: input.assignee }, ctx.user);
+    const assignee = names.assignee;
     // null clears: no description, no labels.
     const description = input.description === null ? '' : input.description;
     const labels = input.labels === null ? [] : input.labels;
@@ -53,6 +55,12 @@ export default tool({
       ctx.user,
     );
     ctx.changed(...changed);
-    return { key: ticket.key, version: ticket.version, updated_at: ticket.updated_at, changed: fields };
+    const answer = {
+      key: ticket.key,
+      version: ticket.version,
+      updated_at: ticket.updated_at,
+      changed: fields,
+    };
+    return note ? Object.assign(answer, { note }) : answer;
   },
 });

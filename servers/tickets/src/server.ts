@@ -9,12 +9,14 @@ import addTicketComment from './tools/add_ticket_comment.js';
 import createProject from './tools/create_project.js';
 import createTicket from './tools/create_ticket.js';
 import findSimilarTickets from './tools/find_similar_tickets.js';
+import getProjectStatus from './tools/get_project_status.js';
 import getTicket from './tools/get_ticket.js';
 import linkTickets from './tools/link_tickets.js';
 import listProjects from './tools/list_projects.js';
 import searchTickets from './tools/search_tickets.js';
 import transitionTicket from './tools/transition_ticket.js';
 import unlinkTickets from './tools/unlink_tickets.js';
+import updateManyTickets from './tools/update_many_tickets.js';
 import updateTicket from './tools/update_ticket.js';
 
 export type { TicketsDeps } from './deps.js';
@@ -55,7 +57,10 @@ export function createTicketsServer(deps: TicketsDeps) {
       unlinkTickets,
       searchTickets,
       findSimilarTickets,
+      updateManyTickets,
+      getProjectStatus,
     ],
+    tokenBudget: 4500,
     resources,
     prompts,
     warmUp: () => deps.warmUp?.(),

@@ -153,6 +153,10 @@ export interface ProjectOverview {
   uri: string;
 }
 
+/** What an empty tracker says to do first. */
+export const EMPTY_PROJECTS =
+  'No projects yet: call create_project with a key (e.g. SHIP) and a name, then create_ticket adds its tickets';
+
 /**
  * Every project (bounded) with its ticket counts, ordered by key, and how many projects there are: the same
  * names as list_projects gives them (`count` projects, each with `total` tickets).
@@ -197,7 +201,9 @@ export function projectOverviews(
       ? {
           note: `Showing ${rows.length} of ${total} projects by key; list_projects with \`after\` lists the ones after the last`,
         }
-      : {}),
+      : total === 0
+        ? { note: EMPTY_PROJECTS }
+        : {}),
   };
 }
 

@@ -8,8 +8,9 @@ export default tool({
   name: 'get_project_status',
   title: 'Get project status',
   description:
-    "Get a project's status page (tickets://projects/{project}) as markdown: counts, oldest urgent, blocked " +
-    'and overdue tickets; and its labels in use with ticket and open counts. Use this for a status report or to pick labels.',
+    "Get a project's status. Returns its page tickets://projects/{project} as markdown (counts, oldest " +
+    'urgent, blocked and overdue tickets) and its labels in use with ticket and open counts. Use this for a ' +
+    'status report or to pick labels.',
   input: { project: fields.project },
   output: {
     page: z.string(),

@@ -25,7 +25,7 @@ export default tool({
     'to add or remove, duplicate_of), checked alone. Returns per key ok with version and changed, or its error: a ' +
     'failed key changes nothing, the others apply. Use this to triage many tickets.',
   input: {
-    items: z.array(change).min(1).max(MAX_BULK_KEYS),
+    items: z.array(change).min(1).max(MAX_BULK_KEYS).describe('Each a key and its change'),
   },
   output: {
     failed: z.number().int(),

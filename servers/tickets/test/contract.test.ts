@@ -48,6 +48,7 @@ it('tells the model in its instructions how status changes, which no other tool 
     'Status changes only through transition_ticket, one step at a time',
   );
   expect(client.getInstructions()).toContain('Before create_ticket, call find_similar_tickets');
+  expect(client.getInstructions()).toContain('call update_many_tickets once with an item per ticket');
 });
 
 it('names in its instructions only the tools it offers', async () => {

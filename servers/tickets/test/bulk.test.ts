@@ -94,6 +94,23 @@ describe('update_many_tickets', () => {
     expect(links.links.duplicated_by?.map((t) => t.key)).toEqual(['SHIP-2', 'SHIP-3']);
   });
 
+  it('sent again, a batch changes nothing and fails no key: a ticket already there is left so', async () => {
+    await seedTicket(client, { title: 'One' });
+    await seedTicket(client, { title: 'Two' });
+    const batch = [
+      { key: 'SHIP-1', status: 'todo', priority: 'high', add_labels: ['ui'] },
+      { key: 'SHIP-2', duplicate_of: 'SHIP-1' },
+    ];
+    expect((await bulk(batch)).failed).toBe(0);
+    const again = await bulk(batch);
+    expect(again.results).toEqual([
+      { key: 'SHIP-1', ok: true, version: 3, changed: [] },
+      { key: 'SHIP-2', ok: true, version: 2, changed: [] },
+    ]);
+    // transition_ticket alone still says the ticket is already there.
+    await callError(client, 'transition_ticket', { key: 'SHIP-1', status: 'todo' }, 'invalid_input');
+  });
+
   it('refuses a key given twice, and a resolution for an open ticket fails that key', async () => {
     await seedTicket(client, { title: 'One' });
     await seedTicket(client, { title: 'Two' });

@@ -124,9 +124,12 @@ function applyOne(
       hint: 'Pass status done or cancelled with it, or drop resolution',
     });
   }
-  if (status !== undefined) {
-    const resolution = item.resolution ?? (closing ? DUPLICATE_RESOLUTION : undefined);
-    const before = getTicketRow(db, row.key);
+  const resolution = item.resolution ?? (closing ? DUPLICATE_RESOLUTION : undefined);
+  // A ticket already where the change puts it is left so (unlike transition_ticket): a batch sent again
+  // after some of its keys failed does not fail the keys that applied.
+  const before = getTicketRow(db, row.key);
+  const there = status === before.status && (resolution === undefined || resolution === before.resolution);
+  if (status !== undefined && !there) {
     const moved = transitionTicket(db, { key: row.key, status, resolution }, user);
     if (moved.result.status !== before.status) fields.push('status');
     if (moved.result.resolution !== before.resolution) fields.push('resolution');

@@ -155,6 +155,18 @@ describe('lintServer', () => {
       },
     );
 
+    it('takes bulk_ before a verb (bulk_update_notes), not before another word', async () => {
+      const findings = await lintServer(withTool({ name: 'bulk_update_notes' }));
+      expect(findings.filter((f) => f.rule === 'tool-name')).toEqual([]);
+      await expectFinding(
+        withTool({ name: 'bulk_notes' }),
+        'tool-name',
+        'warning',
+        'notes/bulk_notes',
+        /"notes" is not/,
+      );
+    });
+
     it('rejects two tools with the same name on one server', async () => {
       await expectFinding(
         server({ tools: [createNote, createNote] }),

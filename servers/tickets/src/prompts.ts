@@ -230,4 +230,59 @@ export const projectStatus = prompt({
   },
 });
 
-export const prompts = [triageTicket, breakDownTicket, releaseNotes, projectStatus];
+export const incidentReview = prompt({
+  name: 'incident-review',
+  title: 'Review an incident',
+  description:
+    'Write a blameless review of an incident ticket from its history, links and comments; once you agree, ' +
+    'save it as a comment and create the follow-up tickets, linked to it.',
+  args: {
+    key: {
+      description: 'Key of the incident ticket, e.g. SHIP-42 (open or closed)',
+      required: true,
+      complete: (value: string, ctx: { deps: TicketsDeps }) => completeTicketKeys(ctx.deps.db, value),
+    },
+  },
+  uses: ['get_ticket', 'search_tickets', 'add_ticket_comment', 'create_ticket', 'link_tickets'],
+  // Any status: an incident is reviewed once it is resolved, and often closed.
+  check: ({ key: value }, ctx) => {
+    getTicketRow(ctx.deps.db, value ?? '');
+  },
+  messages: (args) => {
+    const k = key(args.key);
+    const project = projectOfKey(k);
+    return [
+      {
+        role: 'user',
+        text: [
+          `Write a blameless incident review of ticket ${k}. Attached below as they are now: the ticket ` +
+            '(fields, description, links and its last comments), its history of changes (oldest first) and ' +
+            'all its links.',
+          `1. If the ticket shows fewer comments than it has, call \`get_ticket\` with key ${k} and include ` +
+            '["comments", "history"] for the last 20 comments and 50 changes (`before`, the id of the oldest ' +
+            'comment shown, reads earlier ones).',
+          `2. Call \`search_tickets\` with two or three words of the title, once with project ${project} and ` +
+            'once without: earlier incidents like it, and open work on its cause. Note the keys that matter.',
+          '3. Draft the review in markdown: Summary; Timeline (from the history and comments, each entry with ' +
+            'its UTC time: reported, status changes, assignments, what was tried); Impact (who and what was ' +
+            'affected and for how long, as the ticket tells it; say what is unknown); Root cause (the ' +
+            'conditions and systems that let it happen, or "unknown" rather than a guess); Related tickets; ' +
+            'Follow-ups, each a proposed ticket with title, type, priority and a one-line description, or the ' +
+            'related ticket that already covers it. Blameless: describe what happened and why the system ' +
+            'allowed it, never who is at fault; name people only where the timeline needs them.',
+          '4. Show me the draft and wait for my answer. Change nothing before I agree.',
+          `5. When I agree: save the review as it was agreed with \`add_ticket_comment\` on ${k}. Create each ` +
+            `accepted follow-up with \`create_ticket\` in project ${project}, then call \`link_tickets\` with ` +
+            `the follow-up as key, type relates and target ${k}; link a related ticket that covers a ` +
+            'follow-up the same way instead of creating one. List the keys created and linked.',
+          DATA_RULE,
+        ].join('\n'),
+      },
+      { role: 'user', resource: `tickets://${k}` },
+      { role: 'user', resource: `tickets://${k}/history` },
+      { role: 'user', resource: `tickets://${k}/links` },
+    ];
+  },
+});
+
+export const prompts = [triageTicket, breakDownTicket, releaseNotes, projectStatus, incidentReview];

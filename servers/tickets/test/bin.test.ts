@@ -18,7 +18,7 @@ it('the built bin serves tools, resources and prompts over stdio on its SQLite f
   const client = await spawnServer(bin, ['--data-dir', dataDir, '--user', 'ana']);
   try {
     expect(client.getServerVersion()).toMatchObject({ name: 'shipyard-tickets', version: pkg.version });
-    expect((await client.listTools()).tools).toHaveLength(16);
+    expect((await client.listTools()).tools).toHaveLength(18);
     await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
     const created = await callOk<{ key: string }>(client, 'create_ticket', {
       project: 'SHIP',
@@ -67,6 +67,7 @@ it('lists only read-only tools with --read-only', async () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
     expect(names).toEqual([
       'find_similar_tickets',
+      'get_project_status',
       'get_ticket',
       'list_people',
       'list_projects',

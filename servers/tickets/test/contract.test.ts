@@ -32,6 +32,8 @@ it('offers exactly its tools, resources and prompts, and lints clean', async () 
       'update_project',
       'update_ticket_comment',
       'delete_ticket_comment',
+      'bulk_update_tickets',
+      'get_project_status',
     ],
     resources: [
       'tickets://projects',
@@ -42,7 +44,7 @@ it('offers exactly its tools, resources and prompts, and lints clean', async () 
       'tickets://{key}/links',
       'tickets://{key}',
     ],
-    prompts: ['triage-ticket', 'break-down-ticket', 'release-notes', 'project-status'],
+    prompts: ['triage-ticket', 'break-down-ticket', 'release-notes', 'project-status', 'incident-review'],
   });
 });
 
@@ -52,6 +54,7 @@ it('tells the model in its instructions how status changes, which no other tool 
   );
   expect(client.getInstructions()).toContain('Before create_ticket, call find_similar_tickets');
   expect(client.getInstructions()).toContain('(list_people lists them)');
+  expect(client.getInstructions()).toContain('call bulk_update_tickets once with an item per ticket');
 });
 
 it('names in its instructions only the tools it offers', async () => {

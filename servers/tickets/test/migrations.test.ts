@@ -329,6 +329,39 @@ it('knows the people of a file at 0009 and keeps its projects active (0010)', as
     expect((await callOk<{ total: number }>(client, 'search_tickets', {})).total).toBe(0);
   } finally {
     await client.close();
+  }
+});
+
+it('adds the due date index to an existing file, which the due filters and sort then read (0011)', () => {
+  const { data, before } = olderFile(9);
+  addTicket(before.sqlite, 1, 'No date');
+  addTicket(before.sqlite, 2, 'Late');
+  addTicket(before.sqlite, 3, 'Soon');
+  const due = before.sqlite.prepare('UPDATE tickets SET due_date = ? WHERE number = ?');
+  due.run('2020-01-01', 2);
+  due.run('2999-01-01', 3);
+  before.close();
+  const after = openTicketsDatabase(data, migrations);
+  try {
+    const { sqlite, db } = after;
+    const index = sqlite
+      .prepare("SELECT sql FROM sqlite_master WHERE name = 'tickets_due_idx'")
+      .pluck()
+      .get();
+    expect(index).toContain("ifnull(`due_date`, '~')");
+    const keys = (options: Parameters<typeof searchTickets>[1]) =>
+      searchTickets(db, options).items.map((item) => item.key);
+    expect(keys({ sort: 'due' })).toEqual(['SHIP-2', 'SHIP-3', 'SHIP-1']);
+    expect(keys({ overdue: true })).toEqual(['SHIP-2']);
+    expect(keys({ due_after: '2021-01-01' })).toEqual(['SHIP-3']);
+    // The filter and the order, as search.ts writes them, are answered through the index.
+    const plan = sqlite
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT id FROM tickets WHERE ifnull(tickets.due_date, '~') <= '2021-01-01' ORDER BY ifnull(tickets.due_date, '~'), tickets.id`,
+      )
+      .all() as { detail: string }[];
+    expect(plan.map((step) => step.detail).join('; ')).toContain('tickets_due_idx');
+  } finally {
     after.close();
   }
 });

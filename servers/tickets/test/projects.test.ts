@@ -1,4 +1,4 @@
-import { callError, callOk, checkBadInputs, watchResourceUpdates } from '@shipyard/testing';
+import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } from '@shipyard/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import listProjects from '../src/tools/list_projects.js';
 import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
@@ -182,9 +182,18 @@ describe('create_project', () => {
 });
 
 describe('list_projects', () => {
-  it('answers an empty list before any project exists', async () => {
+  it('answers an empty list before any project exists, saying to create one', async () => {
     ({ client } = await connectTickets());
-    expect(await callOk<Listed>(client, 'list_projects')).toEqual({ count: 0, projects: [] });
+    expect(await callOk<Listed>(client, 'list_projects')).toEqual({
+      count: 0,
+      projects: [],
+      note: 'No projects yet: call create_project with a key (e.g. SHIP) and a name, then create_ticket adds its tickets',
+    });
+    // The project list resource says it too; once there is a project, neither does.
+    const page = JSON.parse(await readText(client, 'tickets://projects')) as { note?: string };
+    expect(page.note).toContain('call create_project');
+    await seedProject(client);
+    expect((await callOk<Listed>(client, 'list_projects')).note).toBeUndefined();
   });
 
   it('lists every project by key with open and total ticket counts', async () => {
@@ -229,7 +238,7 @@ describe('list_projects', () => {
       idempotentHint: true,
       openWorldHint: false,
     });
-    expect(await callOk<Listed>(client, 'list_projects')).toEqual({ count: 0, projects: [] });
+    expect(await callOk<Listed>(client, 'list_projects')).toMatchObject({ count: 0, projects: [] });
   });
 
   it('lists 200 a call with the count, and the next 200 after the last key', async () => {

@@ -96,16 +96,37 @@ const cases = [
     tools: ['get_ticket', 'search_tickets'],
     embeds: ['tickets://projects/SHIP'],
   },
+  {
+    name: 'incident-review',
+    args: { key: 'ship-5' },
+    shows: [
+      'blameless incident review of ticket SHIP-5.',
+      'include ["comments", "history"]',
+      'once with project SHIP and once without',
+      'Timeline (from the history and comments',
+      'Impact',
+      'Root cause',
+      'Follow-ups',
+      'Change nothing before I agree.',
+      'with `add_ticket_comment` on SHIP-5',
+      '`create_ticket` in project SHIP',
+      'type relates and target SHIP-5',
+    ],
+    tools: ['add_ticket_comment', 'create_ticket', 'get_ticket', 'link_tickets', 'search_tickets'],
+    // The ticket with its last comments, its history and all its links.
+    embeds: ['tickets://SHIP-5', 'tickets://SHIP-5/history', 'tickets://SHIP-5/links'],
+  },
 ] as const;
 
 describe('prompts', () => {
-  it('lists the four prompts with described arguments, required ones marked', async () => {
+  it('lists the five prompts with described arguments, required ones marked', async () => {
     const { prompts } = await client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual([
       'triage-ticket',
       'break-down-ticket',
       'release-notes',
       'project-status',
+      'incident-review',
     ]);
     for (const prompt of prompts) {
       expect(prompt.description?.length).toBeGreaterThan(20);

@@ -270,7 +270,11 @@ describe('tickets://projects/{project}/labels', () => {
       'ui',
     ]);
     await seedProject(client, 'EMPTY', 'Nothing yet');
-    expect(await labelsOf('tickets://projects/EMPTY/labels')).toMatchObject({ count: 0, labels: [] });
+    const empty = await labelsOf('tickets://projects/EMPTY/labels');
+    expect(empty).toMatchObject({ count: 0, labels: [] });
+    // An empty list says how to fill it.
+    expect(empty.note).toContain('No ticket has a label yet: create_ticket or update_ticket with `labels`');
+    expect(page.note).not.toContain('No ticket has a label yet');
     // The project's page names it.
     expect(await readText(client, 'tickets://projects/SHIP')).toContain(
       'Labels in use: tickets://projects/SHIP/labels',

@@ -420,8 +420,10 @@ describe('filters', () => {
       label: 'needs review',
       status: ['done'],
     });
-    expect(ruledOut).toEqual({ items: [], next_cursor: null, total: 0 });
-    expect((await callOk<Page>(client, 'search_tickets', { label: 'nothing' })).note).toBeUndefined();
+    const widen =
+      'Nothing matches: drop a filter or a word to widen the search, or create_ticket for new work';
+    expect(ruledOut).toEqual({ items: [], next_cursor: null, total: 0, note: widen });
+    expect((await callOk<Page>(client, 'search_tickets', { label: 'nothing' })).note).toBe(widen);
     // Found something: no note.
     expect((await callOk<Page>(client, 'search_tickets', { label: 'ui' })).note).toBeUndefined();
   });

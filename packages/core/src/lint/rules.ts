@@ -69,7 +69,9 @@ export function checkToolNames(tools: ToolDefinition[], server: string, report: 
   for (const tool of tools) counts.set(tool.name, (counts.get(tool.name) ?? 0) + 1);
   for (const [name, count] of counts) {
     const where = `${server}/${name}`;
-    const verb = name.split('_')[0] ?? '';
+    // `bulk_` may come before the verb: bulk_update_tickets acts like update, on many.
+    const words = name.split('_');
+    const verb = (words[0] === 'bulk' ? words[1] : words[0]) ?? '';
     if (!TOOL_NAME.test(name)) {
       error(where, `must match ${TOOL_NAME.source} (snake_case, 3-48 characters)`);
     } else if (!VERBS.has(verb)) {

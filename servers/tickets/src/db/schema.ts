@@ -82,6 +82,8 @@ export const tickets = sqliteTable(
     index('tickets_parent_idx').on(t.parentId).where(sql`${t.parentId} is not null`),
     index('tickets_updated_idx').on(t.updatedAt),
     index('tickets_created_idx').on(t.createdAt),
+    // Due date with none as `~`, after every date: the due filters and the sort by due date (search.ts).
+    index('tickets_due_idx').on(sql`ifnull(${t.dueDate}, '~')`),
   ],
 );
 

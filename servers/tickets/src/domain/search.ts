@@ -149,6 +149,7 @@ interface Filter {
     | 'parent'
     | 'updated'
     | 'created'
+    | 'due'
     | 'key'
     | 'archived';
   kind: 'narrow' | 'broad' | 'residual';
@@ -184,7 +185,7 @@ function seekIndex(filters: readonly Filter[]): string | undefined {
   return SEEK_INDEXES.find(([columns]) => columns.every(has))?.[1];
 }
 
-export const SORTS = ['relevance', 'updated', 'created', 'priority'] as const;
+export const SORTS = ['relevance', 'updated', 'created', 'priority', 'due'] as const;
 export type Sort = (typeof SORTS)[number];
 
 /** Fields a search can add to each summary. */
@@ -357,6 +358,11 @@ export interface SearchOptions {
   created_since?: string | undefined;
   /** Search archived projects too (a `project` filter searches its project, archived or not). */
   include_archived?: boolean | undefined;
+  /** Due on or before / on or after this day (YYYY-MM-DD). */
+  due_before?: string | undefined;
+  due_after?: string | undefined;
+  /** Open and due before today (UTC). */
+  overdue?: boolean | undefined;
   sort?: Sort | undefined;
   fields?: readonly ExtraField[] | undefined;
   limit?: number | undefined;
@@ -379,6 +385,8 @@ type Row = SummaryRow & {
   _id: number;
   _created: string;
   _rank: number;
+  /** The due date, or DUE_NONE when there is none. */
+  _due: string;
   /** The bm25 score, sorted by relevance. */
   _score?: number;
   /** Sorted by relevance: the last ticket the index holds and the last text edit (see INDEX_STATE). */
@@ -407,12 +415,23 @@ const EXTRA_COLUMNS: Record<ExtraField, SQL> = {
   created_at: sql.raw('tickets.created_at AS created_at'),
 };
 
+/**
+ * A ticket's due date as its index holds it (db/schema.ts tickets_due_idx): no date is `~`, which sorts after
+ * every date, so tickets without one come last by due date and no due filter finds them.
+ */
+const DUE_NONE = '~';
+const DUE_SQL = `ifnull(tickets.due_date, '${DUE_NONE}')`;
+const due = (hide: boolean) => sql.raw(`${hide ? '+' : ''}${DUE_SQL}`);
+
+/** Today's date in UTC, as `overdue` compares due dates with it. */
+export const todayUtc = () => new Date().toISOString().slice(0, 10);
+
 const SUMMARY_COLUMNS = sql.raw(
   'tickets.key AS key, tickets.title AS title, tickets.type AS type, tickets.status AS status, ' +
     'tickets.priority AS priority, tickets.assignee AS assignee, tickets.labels AS labels, ' +
     'tickets.updated_at AS updatedAt, ' +
     // The sort key's other columns, for the next page's cursor (toItem leaves them out).
-    'tickets.id AS _id, tickets.created_at AS _created, tickets.priority_rank AS _rank',
+    `tickets.id AS _id, tickets.created_at AS _created, tickets.priority_rank AS _rank, ${DUE_SQL} AS _due`,
 );
 
 /** The index that yields each non-relevance order (names from db/schema.ts). */
@@ -420,12 +439,15 @@ const SORT_INDEX: Record<Exclude<Sort, 'relevance'>, string> = {
   updated: 'tickets_updated_idx',
   created: 'tickets_created_idx',
   priority: 'tickets_priority_idx',
+  due: 'tickets_due_idx',
 };
 
 const ORDER: Record<Exclude<Sort, 'relevance'>, SQL> = {
   updated: sql.raw('tickets.updated_at DESC, tickets.id DESC'),
   created: sql.raw('tickets.created_at DESC, tickets.id DESC'),
   priority: sql.raw('tickets.priority_rank ASC, tickets.updated_at DESC, tickets.id DESC'),
+  // The soonest first, then the oldest ticket; no due date last.
+  due: sql.raw(`${DUE_SQL} ASC, tickets.id ASC`),
 };
 
 /**
@@ -457,6 +479,11 @@ const KEYSET: Record<
     after: ([rank, at, id], h) =>
       sql`(${plus(h)}tickets.priority_rank > ${rank} OR (${plus(h)}tickets.priority_rank = ${rank}
             AND (${plus(h)}tickets.updated_at, ${plus(h)}tickets.id) < (${at}, ${id})))`,
+  },
+  due: {
+    key: (row) => [row._due, row._id],
+    types: 'sn',
+    after: ([at, id], h) => sql`(${due(h)}, ${plus(h)}tickets.id) > (${at}, ${id})`,
   },
 };
 
@@ -554,6 +581,15 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   if (updatedSince) add('updated', 'broad', (h) => sql`${plus(h)}tickets.updated_at >= ${updatedSince}`);
   const createdSince = sinceOf(options.created_since, 'created_since');
   if (createdSince) add('created', 'broad', (h) => sql`${plus(h)}tickets.created_at >= ${createdSince}`);
+  // Due dates are calendar days, compared as text; a ticket without one (DUE_NONE) is after every day.
+  const { due_before: dueBefore, due_after: dueAfter } = options;
+  if (dueBefore) add('due', 'broad', (h) => sql`${due(h)} <= ${dueBefore}`);
+  if (dueAfter) add('due', 'broad', (h) => sql`${due(h)} >= ${dueAfter} AND ${due(h)} < ${DUE_NONE}`);
+  const today = options.overdue ? todayUtc() : undefined;
+  if (today) {
+    add('due', 'broad', (h) => sql`${due(h)} < ${today}`);
+    add('status', 'broad', (h) => sql`${plus(h)}tickets.status IN (${sqlList(OPEN_STATUSES)})`);
+  }
 
   // The cursor belongs to exactly this question: same words, same filters (resolved), same sort.
   const queryKey = JSON.stringify([
@@ -573,6 +609,10 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     parent?.id,
     updatedSince,
     createdSince,
+    dueBefore,
+    dueAfter,
+    // Overdue is bound to its day: a cursor kept past midnight (UTC) asks for a search again.
+    today,
     sort,
   ]);
   const window = pageWindow(options, queryKey);
@@ -688,11 +728,28 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const key = last && (state === undefined ? keyset?.key(last) : [last._score ?? 0, last._id, state]);
   const found = toPage(items, total, window, queryKey, { after: key, more });
   const notes = [
-    total === 0 && firstPage ? nearMisses(db, label, options.assignee) : undefined,
+    total === 0 && firstPage
+      ? (nearMisses(db, label, options.assignee) ?? emptyHint(db, project))
+      : undefined,
     left > 0 ? leftOutNote(left) : undefined,
     state !== undefined && after?.[2] !== undefined && after[2] !== state ? MOVED_NOTE : undefined,
   ].filter((note) => note !== undefined);
   return notes.length > 0 ? Object.assign(found, { note: notes.join('. ') }) : found;
+}
+
+/**
+ * What to do about a search that found nothing: make the first project or ticket where there is none (in the
+ * project asked for), else widen the search (tickets exist, so some word or filter left them out).
+ */
+function emptyHint(db: TicketsDb, project: { id: number; key: string } | undefined) {
+  if (!db.get(sql`SELECT 1 FROM projects LIMIT 1`)) {
+    return 'No projects yet: create_project makes one, then create_ticket adds its tickets';
+  }
+  const scope = project ? sql` WHERE project_id = ${project.id}` : sql``;
+  if (!db.get(sql`SELECT 1 FROM tickets${scope} LIMIT 1`)) {
+    return `No tickets${project ? ` in ${project.key}` : ''} yet: create_ticket adds one`;
+  }
+  return 'Nothing matches: drop a filter or a word to widen the search, or create_ticket for new work';
 }
 
 /** Letters and digits only, in lower case, without accents: how two spellings of one label or name compare. */
@@ -1020,7 +1077,14 @@ export function findSimilarTickets(
     .sort((a, b) => b.item.score - a.item.score || Number(b.exact) - Number(a.exact))
     .slice(0, limit)
     .map(({ item }) => Object.assign(item, { score: Math.round(item.score * 100) / 100 }));
-  return left > 0 ? { items, note: leftOutNote(left) } : { items };
+  // An empty answer says what to do next: nothing like it, so the new ticket is no duplicate.
+  const none =
+    items.length === 0
+      ? `No similar ${options.include_closed ? '' : 'open '}tickets${project ? ` in ${project.key}` : ''}: ` +
+        `create_ticket adds this one${options.include_closed ? '' : ' (include_closed also compares done and cancelled ones)'}`
+      : undefined;
+  const notes = [left > 0 ? leftOutNote(left) : undefined, none].filter((note) => note !== undefined);
+  return notes.length > 0 ? { items, note: notes.join('. ') } : { items };
 }
 
 /** The most frequent significant words of a text as written, not in `skip` (ties: first seen). */

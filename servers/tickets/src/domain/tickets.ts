@@ -269,7 +269,7 @@ export function getTicketDetails(
 }
 
 /** Throw Conflict when the caller's expected_version is not the ticket's current version. */
-function checkVersion(row: TicketRow, expected: number | undefined): void {
+export function checkVersion(row: TicketRow, expected: number | undefined): void {
   if (expected === undefined || expected === row.version) return;
   if (expected < 1) {
     throw new InvalidInput(`expected_version ${expected} is no version: versions start at 1`, {

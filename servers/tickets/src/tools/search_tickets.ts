@@ -33,7 +33,10 @@ export default tool({
     updated_since: since('Updated'),
     created_since: since('Created'),
     include_archived: z.boolean().optional().describe("Also archived projects' tickets"),
-    sort: z.enum(SORTS).optional().describe('Default: relevance, or updated'),
+    due_before: fields.due_date.optional().describe('Due on or before'),
+    due_after: fields.due_date.optional().describe('Due on or after'),
+    overdue: z.boolean().optional().describe('Open, due before today (UTC)'),
+    sort: z.enum(SORTS).optional().describe('Default: relevance, or updated; due: soonest'),
     fields: z
       .array(z.enum(EXTRA_FIELDS))
       .max(EXTRA_FIELDS.length)

@@ -1,0 +1,30 @@
+import { z } from '@shipyard/core';
+import { tool } from '../deps.js';
+import { snapshot } from '../domain/model.js';
+import { projectLabels, projectMarkdown } from '../domain/reports.js';
+import { fields } from './shared.js';
+
+export default tool({
+  name: 'get_project_status',
+  title: 'Get project status',
+  description:
+    "Get a project's status. Returns its page tickets://projects/{project} as markdown (counts, oldest " +
+    'urgent, blocked and overdue tickets) and its labels in use with ticket and open counts. Use this for a ' +
+    'status report or to pick labels.',
+  input: { project: fields.project },
+  output: {
+    page: z.string(),
+    // Each with its ticket and open counts, as the description says.
+    labels: z.array(z.object({ label: z.string() }).loose()),
+    label_count: z.number().int(),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  handler(input, ctx) {
+    const { db } = ctx.deps;
+    // One snapshot, so the page and the labels agree; both as the resources show them.
+    return snapshot(db, () => {
+      const labels = projectLabels(db, input.project);
+      return { page: projectMarkdown(db, input.project), labels: labels.labels, label_count: labels.count };
+    });
+  },
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Shape, ToolDefinition } from './define.js';
+import type { Shape, ToolAnnotations, ToolDefinition } from './define.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -62,6 +62,18 @@ export function toolListing(tool: ToolDefinition) {
     description: tool.description,
     inputSchema: shapeToJsonSchema(tool.input, 'input'),
     outputSchema: shapeToJsonSchema(tool.output, 'output'),
-    annotations: { ...tool.annotations },
+    annotations: listedHints(tool.annotations),
   };
+}
+
+/**
+ * The hints a host could not infer from the MCP defaults (readOnlyHint false, idempotentHint false): a
+ * read-only tool leaves out destructiveHint and idempotentHint, which mean nothing there, and a write tool
+ * idempotentHint when false. destructiveHint (on a write tool) and openWorldHint stay explicit, so a host
+ * that ignores the defaults never takes a destructive or open-world tool for a safe one.
+ */
+export function listedHints(hints: ToolAnnotations): Partial<ToolAnnotations> {
+  const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = hints;
+  if (readOnlyHint) return { readOnlyHint, openWorldHint };
+  return { destructiveHint, ...(idempotentHint ? { idempotentHint } : {}), openWorldHint };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from '../src/index.js';
-import { shapeToJsonSchema } from '../src/schema.js';
+import { listedHints, shapeToJsonSchema } from '../src/schema.js';
 
 describe('shapeToJsonSchema', () => {
   it('trims keywords that only cost tokens, never fields that share their names', () => {
@@ -22,5 +22,59 @@ describe('shapeToJsonSchema', () => {
         count: { type: 'integer' },
       },
     });
+  });
+});
+
+describe('listedHints', () => {
+  const hints = (
+    readOnlyHint: boolean,
+    destructiveHint: boolean,
+    idempotentHint: boolean,
+    openWorldHint: boolean,
+  ) => ({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint });
+
+  it('lists on a read-only tool only readOnlyHint and openWorldHint', () => {
+    expect(listedHints(hints(true, false, true, false))).toEqual({
+      readOnlyHint: true,
+      openWorldHint: false,
+    });
+    expect(listedHints(hints(true, false, false, true))).toEqual({ readOnlyHint: true, openWorldHint: true });
+  });
+
+  it('keeps destructiveHint and openWorldHint explicit on a write tool, idempotentHint only when true', () => {
+    expect(listedHints(hints(false, false, false, false))).toEqual({
+      destructiveHint: false,
+      openWorldHint: false,
+    });
+    expect(listedHints(hints(false, true, false, true))).toEqual({
+      destructiveHint: true,
+      openWorldHint: true,
+    });
+    expect(listedHints(hints(false, true, true, false))).toEqual({
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+  });
+
+  it('means, read with the MCP defaults, what the definition says', () => {
+    const defaults = {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    };
+    for (const bits of Array.from({ length: 16 }, (_, n) => n)) {
+      const def = hints(Boolean(bits & 8), Boolean(bits & 4), Boolean(bits & 2), Boolean(bits & 1));
+      const read = { ...defaults, ...listedHints(def) };
+      expect(read.readOnlyHint).toBe(def.readOnlyHint);
+      expect(read.openWorldHint).toBe(def.openWorldHint);
+      // destructiveHint and idempotentHint mean something only on a write tool.
+      if (!def.readOnlyHint)
+        expect([read.destructiveHint, read.idempotentHint]).toEqual([
+          def.destructiveHint,
+          def.idempotentHint,
+        ]);
+    }
   });
 });

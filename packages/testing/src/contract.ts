@@ -17,12 +17,20 @@ export interface ContractOptions {
   lint?: LintOptions;
 }
 
-const ANNOTATIONS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+/**
+ * The hints a tool must list explicitly: openWorldHint always, and destructiveHint on a tool that is not
+ * read-only, so a host that ignores the MCP defaults never takes one for safe. The others may be left to the
+ * defaults (readOnlyHint and idempotentHint false).
+ */
+const explicitHints = (annotations: { readOnlyHint?: boolean } | undefined) =>
+  annotations?.readOnlyHint === true
+    ? (['openWorldHint'] as const)
+    : (['destructiveHint', 'openWorldHint'] as const);
 
 /**
  * Assert what a server exposes through `client`: exactly these tool, resource (static URIs and templates)
- * and prompt names; every tool has a title, input and output schemas and all four annotations; and the
- * description lint of `definition` has no errors. Throws one error listing every problem.
+ * and prompt names; every tool has a title, input and output schemas and the hints it must list (see
+ * explicitHints); and the description lint of `definition` has no errors. Throws one error listing every problem.
  */
 export async function assertContract(
   client: Client,
@@ -65,9 +73,9 @@ export async function assertContract(
       ...(tool.title ? [] : ['title']),
       ...(tool.inputSchema ? [] : ['inputSchema']),
       ...(tool.outputSchema ? [] : ['outputSchema']),
-      ...ANNOTATIONS.filter((hint) => typeof tool.annotations?.[hint] !== 'boolean').map(
-        (hint) => `annotations.${hint}`,
-      ),
+      ...explicitHints(tool.annotations)
+        .filter((hint) => typeof tool.annotations?.[hint] !== 'boolean')
+        .map((hint) => `annotations.${hint}`),
     ];
     if (missing.length > 0) problems.push(`tool ${tool.name} lacks ${missing.join(', ')}`);
   }

@@ -15,9 +15,27 @@ export function shapeToJsonSchema(shape: Shape, io: 'input' | 'output'): JsonObj
   return trim(schema, io) as JsonObject & { type: 'object' };
 }
 
+/** The JSON Schema key {@link listedByType} marks a field with. */
+const BY_TYPE = 'x-shipyard-listed-by-type';
+
+/**
+ * An output field listed by its type alone (an array of objects, an object), without the shape of its items:
+ * for a secondary list whose items a model reads in the answer itself. Still validated in full at run time,
+ * and the listed schema stays true of every value. On an input field it changes nothing.
+ */
+export const listedByType = <T extends z.ZodType>(schema: T): T => schema.meta({ [BY_TYPE]: true });
+
+/** A JSON Schema with only its type, and its items' type: a looser schema every value of it still meets. */
+function byType(node: JsonObject): JsonObject {
+  const { type, items } = node;
+  const item = items !== null && typeof items === 'object' && !Array.isArray(items);
+  return { type, ...(item ? { items: byType(items as JsonObject) } : {}) };
+}
+
 function trim(node: unknown, io: 'input' | 'output'): unknown {
   if (Array.isArray(node)) return node.map((item) => trim(item, io));
   if (node === null || typeof node !== 'object') return node;
+  if (io === 'output' && (node as JsonObject)[BY_TYPE] === true) return byType(node as JsonObject);
   const nullable = collapseNullable(node as JsonObject);
   if (nullable) return trim(nullable, io);
   const out: JsonObject = {};
@@ -27,6 +45,7 @@ function trim(node: unknown, io: 'input' | 'output'): unknown {
       out[key] = Object.fromEntries(Object.entries(value).map(([name, field]) => [name, trim(field, io)]));
       continue;
     }
+    if (key === BY_TYPE) continue;
     if (key === 'minimum' && value === SAFE_MIN) continue;
     if (key === 'maximum' && value === SAFE_MAX) continue;
     // Core strips unknown keys from outputs before sending, so these only cost tokens there.

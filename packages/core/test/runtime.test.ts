@@ -14,6 +14,7 @@ import {
   ConfigError,
   createLogger,
   defineTool,
+  listedByType,
   RESOURCE_NOT_FOUND,
   type ResourceDefinition,
   ResourceText,
@@ -1475,6 +1476,53 @@ describe('output checks', () => {
     const error = expectToolError(await client.callTool({ name: 'answer_it', arguments: {} }), 'internal');
     expect(error.message).not.toContain('count');
     expect(logs.join('')).toMatch(/output of answer_it does not match its schema/);
+  });
+});
+
+describe('outputs listed by type', () => {
+  /** The sample server with a tool answering `answer`, its `items` listed by type. */
+  async function startListing(answer: unknown) {
+    const definition = createSample();
+    definition.tools = [
+      ...definition.tools,
+      defineTool({
+        name: 'list_items',
+        title: 'List items',
+        description: 'Return fixed items; for tests of outputs listed by type.',
+        input: {},
+        output: {
+          items: listedByType(z.array(z.object({ id: z.number().int(), by: z.string().nullable() }))),
+          count: z.number().int(),
+        },
+        annotations: {
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
+        handler: () => answer as { items: { id: number; by: string | null }[]; count: number },
+      }),
+    ];
+    harness = await connect(definition);
+    return harness;
+  }
+
+  it('lists the field by its type, and the SDK client accepts the full answer against it', async () => {
+    const { client } = await startListing({ items: [{ id: 1, by: null, extra: 'x' }], count: 1 });
+    const listed = (await client.listTools()).tools.find((t) => t.name === 'list_items');
+    expect(listed?.outputSchema).toEqual({
+      type: 'object',
+      properties: { items: { type: 'array', items: { type: 'object' } }, count: { type: 'integer' } },
+    });
+    const result = await client.callTool({ name: 'list_items', arguments: {} });
+    // Validated in full: the item's unknown key is stripped as at the top level.
+    expect(expectToolOk(result)).toEqual({ items: [{ id: 1, by: null }], count: 1 });
+  });
+
+  it('still checks the items against their whole schema at run time', async () => {
+    const { client, logs } = await startListing({ items: [{ id: 'one', by: null }], count: 1 });
+    expectToolError(await client.callTool({ name: 'list_items', arguments: {} }), 'internal');
+    expect(logs.join('')).toMatch(/output of list_items does not match its schema/);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from '../src/index.js';
-import { listedHints, shapeToJsonSchema } from '../src/schema.js';
+import { listedByType, listedHints, shapeToJsonSchema } from '../src/schema.js';
 
 describe('shapeToJsonSchema', () => {
   it('trims keywords that only cost tokens, never fields that share their names', () => {
@@ -20,6 +20,37 @@ describe('shapeToJsonSchema', () => {
         required: { type: 'boolean' },
         propertyNames: { type: 'array', items: { type: 'string' } },
         count: { type: 'integer' },
+      },
+    });
+  });
+});
+
+describe('listedByType', () => {
+  const shape = {
+    links: listedByType(z.record(z.string(), z.array(z.object({ key: z.string() })))).optional(),
+    history: listedByType(z.array(z.object({ at: z.string() }))),
+  };
+
+  it('lists an output field by its type and its items type alone', () => {
+    expect(shapeToJsonSchema(shape, 'output')).toEqual({
+      type: 'object',
+      properties: { links: { type: 'object' }, history: { type: 'array', items: { type: 'object' } } },
+    });
+  });
+
+  it('leaves an input field whole, without the mark', () => {
+    expect(shapeToJsonSchema(shape, 'input').properties).toEqual({
+      links: {
+        type: 'object',
+        propertyNames: { type: 'string' },
+        additionalProperties: {
+          type: 'array',
+          items: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] },
+        },
+      },
+      history: {
+        type: 'array',
+        items: { type: 'object', properties: { at: { type: 'string' } }, required: ['at'] },
       },
     });
   });

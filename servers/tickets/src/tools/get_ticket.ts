@@ -1,4 +1,4 @@
-import { InvalidInput, z } from '@shipyard/core';
+import { InvalidInput, listedByType, z } from '@shipyard/core';
 import { tool } from '../deps.js';
 import { getTicketRow } from '../domain/model.js';
 import { getTicketDetails, INCLUDES } from '../domain/tickets.js';
@@ -22,20 +22,21 @@ export default tool({
     ...TicketSchema.shape,
     comments_total: z.number().int(),
     history_total: z.number().int(),
-    comments: z
-      .array(
+    // The lists include asks for are listed by type: a model reads their items' fields in the answer.
+    comments: listedByType(
+      z.array(
         z.object({
           id: z.number().int(),
           author: z.string().nullable(),
           body: z.string(),
           created_at: z.string(),
         }),
-      )
-      .optional(),
-    links: z.record(z.string(), z.array(Linked)).optional(),
+      ),
+    ).optional(),
+    links: listedByType(z.record(z.string(), z.array(Linked))).optional(),
     links_total: z.number().int().optional(),
-    history: z
-      .array(
+    history: listedByType(
+      z.array(
         z.object({
           field: z.string(),
           old: z.string().nullable(),
@@ -43,8 +44,8 @@ export default tool({
           by: z.string().nullable(),
           at: z.string(),
         }),
-      )
-      .optional(),
+      ),
+    ).optional(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler(input, ctx) {

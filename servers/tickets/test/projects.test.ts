@@ -155,6 +155,24 @@ describe('create_project', () => {
     expect(shape.message).toBe(
       'No project with key "SHIP_X": a key is a letter, then 1-9 letters or digits, e.g. SHIP',
     );
+    // Too short for a key: what a key is, from every tool that takes a project; blank: that it is blank.
+    for (const [tool, args] of [
+      ['create_ticket', { project: 'S', title: 'Hi' }],
+      ['search_tickets', { project: 's' }],
+      ['update_project', { key: 'S', name: 'Hi' }],
+    ] as const) {
+      const short = await callError(client, tool, args, 'invalid_input');
+      expect(short.message).toMatch(
+        /^No project with key "[Ss]": a key is a letter, then 1-9 letters or digits/,
+      );
+    }
+    const blank = await callError(
+      client,
+      'find_similar_tickets',
+      { title: 'Hi', project: ' ' },
+      'invalid_input',
+    );
+    expect(blank.message).toContain('`project` must not be empty or blank');
     // A ticket key names its project.
     const ticket = await callError(
       client,
@@ -228,16 +246,11 @@ describe('list_projects', () => {
     expect(again.projects.find((p) => p.key === 'SHIP')).toMatchObject({ open: 3, total: 4 });
   });
 
-  it('is available in read-only mode, read-only and idempotent', async () => {
+  it('is available in read-only mode, listed read-only (which implies no effect to repeat)', async () => {
     ({ client } = await connectTickets({ readOnly: true }));
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === 'list_projects');
-    expect(tool?.annotations).toEqual({
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    });
+    expect(tool?.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(await callOk<Listed>(client, 'list_projects')).toMatchObject({ count: 0, projects: [] });
   });
 

@@ -1367,21 +1367,26 @@ describe('read-only mode and annotations', () => {
     expect(database.db.select().from(history).orderBy(asc(history.id)).all()).toEqual([]);
   });
 
-  it('declares honest annotations', async () => {
+  it('declares honest annotations, as a host reads them with the MCP defaults', async () => {
     await setup(0);
     const { tools } = await client.listTools();
-    const hints = (name: string) => tools.find((t) => t.name === name)?.annotations;
-    expect(hints('get_ticket')).toEqual({
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    });
+    const listed = (name: string) => tools.find((t) => t.name === name)?.annotations;
+    const DEFAULTS = {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    };
+    const hints = (name: string) => ({ ...DEFAULTS, ...listed(name) });
+    expect(listed('get_ticket')).toEqual({ readOnlyHint: true, openWorldHint: false });
+    // A write tool says outright that it is destructive, for a host that ignores the defaults.
+    expect(listed('update_ticket')).toEqual({ destructiveHint: true, openWorldHint: false });
     expect(hints('update_ticket')).toMatchObject({
       readOnlyHint: false,
       destructiveHint: true,
       idempotentHint: false,
     });
     expect(hints('transition_ticket')).toMatchObject({ readOnlyHint: false, idempotentHint: false });
+    expect(hints('delete_ticket')).toEqual({ ...DEFAULTS, idempotentHint: true, openWorldHint: false });
   });
 });

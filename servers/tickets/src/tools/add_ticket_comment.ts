@@ -1,4 +1,4 @@
-import { z } from '@shipyard/core';
+import { listedByType, z } from '@shipyard/core';
 import { tool } from '../deps.js';
 import { addComment } from '../domain/comments.js';
 import { fields } from './shared.js';
@@ -15,11 +15,14 @@ export default tool({
   },
   output: {
     key: z.string(),
-    comment: z.object({
-      id: z.number().int(),
-      author: z.string().nullable(),
-      created_at: z.string(),
-    }),
+    // Listed by type: the description names its fields.
+    comment: listedByType(
+      z.object({
+        id: z.number().int(),
+        author: z.string().nullable(),
+        created_at: z.string(),
+      }),
+    ),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   handler(input, ctx) {

@@ -1,4 +1,4 @@
-import { z } from '@shipyard/core';
+import { listedByType, z } from '@shipyard/core';
 import { tool } from '../deps.js';
 import { bulkUpdate, MAX_BULK_KEYS } from '../domain/bulk.js';
 import { PRIORITIES, STATUSES } from '../domain/model.js';
@@ -29,9 +29,9 @@ export default tool({
   },
   output: {
     failed: z.number().int(),
-    // Each with version and changed, or error (as a failed call's: code, message, hint, details): the
-    // description names them, which costs less in tools/list than their schema.
-    results: z.array(z.object({ key: z.string(), ok: z.boolean() }).loose()),
+    // Each a key and ok, with version and changed, or error (as a failed call's: code, message, hint,
+    // details): the description names them, which costs less in tools/list than their schema.
+    results: listedByType(z.array(z.object({ key: z.string(), ok: z.boolean() }).loose())),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   aliases: { tickets: 'items', changes: 'items' },

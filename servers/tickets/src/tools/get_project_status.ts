@@ -1,4 +1,4 @@
-import { z } from '@shipyard/core';
+import { listedByType, z } from '@shipyard/core';
 import { tool } from '../deps.js';
 import { snapshot } from '../domain/model.js';
 import { projectLabels, projectMarkdown } from '../domain/reports.js';
@@ -14,8 +14,8 @@ export default tool({
   input: { project: fields.project },
   output: {
     page: z.string(),
-    // Each with its ticket and open counts, as the description says.
-    labels: z.array(z.object({ label: z.string() }).loose()),
+    // Each a label with its ticket and open counts, as the description says.
+    labels: listedByType(z.array(z.object({ label: z.string() }).loose())),
     label_count: z.number().int(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -1,4 +1,4 @@
-import { InvalidInput, MAX_NAME_CHARS, personName, z } from '@shipyard/core';
+import { InvalidInput, listedByType, MAX_NAME_CHARS, personName, z } from '@shipyard/core';
 import { MAX_COMMENT_CHARS } from '../domain/comments.js';
 import { LINK_TYPES, type LinkResult, shownLinks } from '../domain/links.js';
 import { chars, normaliseLabel, PRIORITIES, type Tx, TYPES } from '../domain/model.js';
@@ -145,8 +145,14 @@ export const COMMENT_ELSEWHERE = 'A comment is added with add_ticket_comment, it
 export const fields = {
   // An existing project's key, in any case (`ship` is SHIP). Not checked against the key rules here: text
   // that is no key is answered by the lookup (domain/model.ts projectNotFound), which tells a project's name
-  // (`Mobile App`) its key and a ticket key its project. At most a project name's length.
-  project: z.string().trim().min(2).max(100).describe('Project key, e.g. SHIP'),
+  // (`Mobile App`) its key and a ticket key its project, and text too short for a key what a key is (so no
+  // minLength, which would cost tokens in every tool that takes a project). At most a project name's length.
+  project: z
+    .string()
+    .trim()
+    .max(100)
+    .refine((key) => key !== '', 'must not be empty or blank')
+    .describe('Project key, e.g. SHIP'),
   key: z.string().max(24).describe('Ticket key, e.g. SHIP-42'),
   // One line, and something visible must be left (not only zero-width characters).
   title: lineOfText(200).describe('One-line summary'),
@@ -275,8 +281,11 @@ export const linkInput = {
 };
 
 export const linkOutput = {
-  /** Keys of the linked tickets by type as read from `key`, LINKS_SHOWN a type; empty types are left out. */
-  links: z.record(z.string(), z.array(z.string())),
+  /**
+   * Keys of the linked tickets by type as read from `key`, LINKS_SHOWN a type; empty types are left out.
+   * Listed by type: the descriptions say what it holds.
+   */
+  links: listedByType(z.record(z.string(), z.array(z.string()))),
 };
 
 /**

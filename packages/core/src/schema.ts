@@ -91,8 +91,11 @@ export function toolListing(tool: ToolDefinition) {
  * idempotentHint when false. destructiveHint (on a write tool) and openWorldHint stay explicit, so a host
  * that ignores the defaults never takes a destructive or open-world tool for a safe one.
  */
-export function listedHints(hints: ToolAnnotations): Partial<ToolAnnotations> {
-  const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = hints;
-  if (readOnlyHint) return { readOnlyHint, openWorldHint };
-  return { destructiveHint, ...(idempotentHint ? { idempotentHint } : {}), openWorldHint };
+export function listedHints(hints: Partial<ToolAnnotations> | undefined): Partial<ToolAnnotations> {
+  const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = hints ?? {};
+  const listed = readOnlyHint
+    ? { readOnlyHint, openWorldHint }
+    : { destructiveHint, ...(idempotentHint ? { idempotentHint } : {}), openWorldHint };
+  // A definition the linter is checking may lack some (it reports them): those are left out here.
+  return Object.fromEntries(Object.entries(listed).filter(([, value]) => value !== undefined));
 }

@@ -88,6 +88,11 @@ describe('listedHints', () => {
     });
   });
 
+  it('leaves out the hints a definition lacks, which the linter reports, rather than failing', () => {
+    expect(listedHints(undefined)).toEqual({});
+    expect(listedHints({ readOnlyHint: false, destructiveHint: true })).toEqual({ destructiveHint: true });
+  });
+
   it('means, read with the MCP defaults, what the definition says', () => {
     const defaults = {
       readOnlyHint: false,

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { HTTP_LIMIT_OPTIONS, HTTP_LIMIT_SETTINGS, type HttpLimits, parseHttpLimits } from './config-http.js';
 import { type LogLevel, parseLogLevel } from './logger.js';
 import { named } from './validation.js';
 
@@ -19,6 +20,8 @@ export interface ServerConfig {
   httpToken: string | undefined;
   /** Extra Host header values accepted over HTTP (`--allowed-hosts`, `SHIPYARD_ALLOWED_HOSTS`). */
   allowedHosts: string[];
+  /** Sessions and request timeouts over HTTP (config-http.ts); an unset one keeps the transport's default. */
+  httpLimits: HttpLimits;
   help: boolean;
   version: boolean;
   /** The values of the server's own settings (ServerSetting), by flag name; unset ones are absent. */
@@ -51,6 +54,7 @@ const OPTIONS = {
   user: { type: 'string' },
   'log-level': { type: 'string' },
   'allowed-hosts': { type: 'string' },
+  ...HTTP_LIMIT_OPTIONS,
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -249,6 +253,16 @@ export function parseConfig(
     const source = from('allowed-hosts', values['allowed-hosts'], 'SHIPYARD_ALLOWED_HOSTS');
     throw new UsageError(`${source} takes host names without a port (e.g. mcp.example), got "${name}"`);
   }
+  const httpLimits = parseHttpLimits(
+    (flag, name) => {
+      const given = values[flag];
+      const text = typeof given === 'string' ? given.trim() : fromEnv(name);
+      return text === undefined ? undefined : { text, source: from(flag, given as string | undefined, name) };
+    },
+    (message) => {
+      throw new UsageError(message);
+    },
+  );
   const settings: Record<string, string> = {};
   for (const setting of extra) {
     const given = values[setting.flag];
@@ -270,6 +284,7 @@ export function parseConfig(
     // As set: a token with blanks around it is refused when HTTP starts, not trimmed into another token.
     httpToken: env.SHIPYARD_HTTP_TOKEN || undefined,
     allowedHosts,
+    httpLimits,
     help: values.help ?? false,
     version: values.version ?? false,
     settings,
@@ -299,6 +314,7 @@ export const SETTINGS: ReadonlyArray<{ flag?: string; env?: string; description:
     description:
       'Extra Host header names accepted over HTTP, besides loopback names and the bind address (bound to 0.0.0.0, list the names clients use)',
   },
+  ...HTTP_LIMIT_SETTINGS,
   {
     flag: '--data-dir DIR',
     env: 'SHIPYARD_DATA_DIR',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Guards } from './http-guards.js';
+import { clientKey, type Guards } from './http-guards.js';
 import type { SessionEntry, SessionTable } from './http-sessions.js';
 import { bodyProblem, isObject, parseJson, TooDeep } from './messages.js';
 import type { Runtime } from './runtime.js';
@@ -48,6 +48,8 @@ export function requestHandler(
     let body: unknown;
     if (req.method === 'POST') {
       const raw = await readBody(req, maxBody);
+      // Cut off (by its client, or the request timeout): the server's clientError handler counted it.
+      if (raw === GONE) return;
       if (raw === undefined) {
         // Stop reading the rest of an oversized body: answer, then drop the connection.
         res.setHeader('Connection', 'close');
@@ -69,7 +71,14 @@ export function requestHandler(
     const sessionId = headerValue(req.headers['mcp-session-id']);
     if (sessionId) {
       const entry = table.get(sessionId);
-      if (!entry) return rpcError(res, 404, -32001, 'Session not found; initialize a new session');
+      if (!entry) {
+        return rpcError(
+          res,
+          404,
+          -32001,
+          'Session not found: it has ended (closed after a time without requests, to make room, or by DELETE) or never existed; initialize a new session (initialize without an Mcp-Session-Id header)',
+        );
+      }
       return inSession(entry, req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeBody(body)) {
@@ -80,20 +89,29 @@ export function requestHandler(
       return rpcError(res, 400, -32000, 'Bad request: send initialize first, then the Mcp-Session-Id header');
     }
     // Room for this one and for the initializes still being answered, each of which may close a session.
-    if (!table.hasRoom()) {
+    const client = clientKey(req.socket.remoteAddress);
+    const refusal = table.refusal(client);
+    if (refusal === 'full') {
       return rpcError(
         res,
         503,
         -32000,
-        `Too many sessions (${table.maxSessions}); end one with DELETE, or retry later`,
+        `Too many sessions (${table.maxSessions}), each running a call or just opened; retry later`,
       );
     }
-    return openSession(req, res, body);
+    if (refusal === 'client') {
+      return rpcError(
+        res,
+        429,
+        -32000,
+        `Too many sessions from ${client} (${table.maxSessionsPerClient}), each running a call or just opened; end one with DELETE, or retry later`,
+      );
+    }
+    return openSession(req, res, body, client);
   };
 
   /** A request of an open session, whose ids are not already in use by a request being answered. */
   async function inSession(entry: SessionEntry, req: IncomingMessage, res: ServerResponse, body: unknown) {
-    entry.lastSeen = Date.now();
     const ids = req.method === 'POST' ? requestIds(body) : [];
     const reused = ids.find((id) => entry.arriving.has(id) || transportHolds(entry.transport, id));
     if (reused !== undefined) {
@@ -105,12 +123,15 @@ export function requestHandler(
         reused,
       );
     }
-    const kind = req.method === 'GET' ? 'streams' : 'busy';
-    entry[kind]++;
-    res.once('close', () => {
-      entry[kind]--;
+    // A GET stream is not a request of the client's: it leaves the session idle (see SessionEntry.lastSeen).
+    if (req.method !== 'GET') {
       entry.lastSeen = Date.now();
-    });
+      entry.busy++;
+      res.once('close', () => {
+        entry.busy--;
+        entry.lastSeen = Date.now();
+      });
+    }
     for (const id of ids) {
       entry.arriving.add(id);
       entry.unanswered.add(id);
@@ -127,22 +148,22 @@ export function requestHandler(
   }
 
   /** An initialize: a new transport and protocol server, kept in the table once the transport opens it. */
-  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown) {
+  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown, client: string) {
     /** Whether this initialize still counts in `opening` (until its session is opened, or it is refused). */
     let pending = true;
     const unanswered = new Set<string | number>();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        table.opening--;
+        table.opened(client);
         pending = false;
         const now = Date.now();
         // Room is made only for an initialize the transport accepted.
         table.add(id, {
           transport,
+          client,
           opened: now,
           lastSeen: now,
-          streams: 0,
           busy: 0,
           arriving: new Set(),
           unanswered,
@@ -155,12 +176,12 @@ export function requestHandler(
       if (transport.sessionId) table.delete(transport.sessionId);
     };
     const answers = answerForTheSdk(transport, unanswered);
-    table.opening++;
+    table.opens(client);
     try {
       answers.watchAborts(await runtime.connect(transport));
       await transport.handleRequest(req, res, body);
     } finally {
-      if (pending) table.opening--;
+      if (pending) table.opened(client);
     }
     // The transport refused the initialize (a wrong Accept or Content-Type): no session was opened, so
     // release the protocol server connected for it, or every refused request would keep one.
@@ -186,12 +207,18 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The body as text, or undefined when it is (or is declared) larger than `limit` bytes. */
-function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+/** What readBody gives for a request whose connection closed before its body was in. */
+const GONE = Symbol('gone');
+
+/**
+ * The body as text, undefined when it is (or is declared) larger than `limit` bytes, or GONE when the
+ * connection closed before it was in.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined | typeof GONE> {
   // A Content-Length over the limit is refused before a byte is read: waiting for a body that size (or for
   // one that never comes) would hold the connection for nothing.
   if (Number(req.headers['content-length']) > limit) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
@@ -206,7 +233,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
     };
     req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    req.on('error', () => resolve(GONE));
   });
 }
 

@@ -137,6 +137,7 @@ export async function runServer(
         port: config.port,
         token: config.httpToken,
         allowedHosts: config.allowedHosts,
+        ...config.httpLimits,
       });
     } catch (error) {
       await runtime.close();

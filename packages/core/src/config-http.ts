@@ -1,14 +1,21 @@
-/** The HTTP transport's limits, as flags and environment variables (read by parseConfig in config.ts). */
+/** The HTTP transport's settings, as flags and environment variables (read by parseConfig in config.ts). */
 
-/** Each limit, in the unit HttpOptions takes; an unset one is left to the transport's default. */
-export interface HttpLimits {
+/** Each setting, in the unit HttpOptions takes; an unset one is left to the transport's default. */
+export interface HttpSettings {
   maxSessions?: number;
   maxSessionsPerClient?: number;
   idleTimeoutMs?: number;
   requestTimeoutMs?: number;
+  replicaId?: string;
+  stateless?: boolean;
 }
 
-export const HTTP_LIMIT_OPTIONS = {
+/** What a replica id may hold: it starts every session id, before a dot. */
+export const REPLICA_ID = /^[A-Za-z0-9_-]{1,32}$/;
+
+export const HTTP_OPTIONS = {
+  'replica-id': { type: 'string' },
+  stateless: { type: 'boolean' },
   'max-sessions': { type: 'string' },
   'max-sessions-per-client': { type: 'string' },
   'session-idle-timeout': { type: 'string' },
@@ -22,11 +29,11 @@ const MAX_SECONDS = 86_400;
  * The limits given, each from its flag or else its variable. `read` gives a value as written (trimmed) with
  * where it came from; `fail` stops start-up with a message.
  */
-export function parseHttpLimits(
-  read: (flag: keyof typeof HTTP_LIMIT_OPTIONS, env: string) => { text: string; source: string } | undefined,
+export function parseHttpSettings(
+  read: (flag: string, env: string) => { text: string; source: string } | undefined,
   fail: (message: string) => never,
-): HttpLimits {
-  const count = (flag: keyof typeof HTTP_LIMIT_OPTIONS, env: string) => {
+): HttpSettings {
+  const count = (flag: string, env: string) => {
     const given = read(flag, env);
     if (!given) return undefined;
     const value = Number(given.text);
@@ -34,7 +41,7 @@ export function parseHttpLimits(
       fail(`${given.source} must be a whole number from 1 to ${MAX_COUNT}, got "${given.text}"`);
     return value;
   };
-  const seconds = (flag: keyof typeof HTTP_LIMIT_OPTIONS, env: string) => {
+  const seconds = (flag: string, env: string) => {
     const given = read(flag, env);
     if (!given) return undefined;
     const value = Number(given.text);
@@ -44,7 +51,7 @@ export function parseHttpLimits(
       );
     return Math.max(1, Math.round(value * 1000));
   };
-  const limits: HttpLimits = {};
+  const limits: HttpSettings = {};
   const maxSessions = count('max-sessions', 'SHIPYARD_MAX_SESSIONS');
   const maxSessionsPerClient = count('max-sessions-per-client', 'SHIPYARD_MAX_SESSIONS_PER_CLIENT');
   const idleTimeoutMs = seconds('session-idle-timeout', 'SHIPYARD_SESSION_IDLE_TIMEOUT');
@@ -53,11 +60,17 @@ export function parseHttpLimits(
   if (maxSessionsPerClient !== undefined) limits.maxSessionsPerClient = maxSessionsPerClient;
   if (idleTimeoutMs !== undefined) limits.idleTimeoutMs = idleTimeoutMs;
   if (requestTimeoutMs !== undefined) limits.requestTimeoutMs = requestTimeoutMs;
+  const replica = read('replica-id', 'SHIPYARD_REPLICA_ID');
+  if (replica && !REPLICA_ID.test(replica.text))
+    fail(
+      `${replica.source} must be 1 to 32 letters, digits, - or _ (it starts each session id), got "${replica.text}"`,
+    );
+  if (replica) limits.replicaId = replica.text;
   return limits;
 }
 
 /** Rows of SETTINGS (config.ts), for --help, the READMEs and server.json. */
-export const HTTP_LIMIT_SETTINGS = [
+export const HTTP_SETTINGS = [
   {
     flag: '--max-sessions N',
     env: 'SHIPYARD_MAX_SESSIONS',
@@ -81,5 +94,17 @@ export const HTTP_LIMIT_SETTINGS = [
     env: 'SHIPYARD_REQUEST_TIMEOUT',
     description:
       "How long an HTTP request's headers and body may take to arrive; past it the server answers 408 and closes the connection (default 10). Answers (a GET stream, a long call) are not limited",
+  },
+  {
+    flag: '--replica-id ID',
+    env: 'SHIPYARD_REPLICA_ID',
+    description:
+      'Starts every HTTP session id (ID.uuid), so a load balancer can send each session to the replica that holds it (default a random id per process); letters, digits, - and _',
+  },
+  {
+    flag: '--stateless',
+    env: 'SHIPYARD_STATELESS',
+    description:
+      'HTTP without sessions, for replicas behind a load balancer that does not route by session: each POST is served by a protocol server of its own, which offers tools only (no resources, prompts, subscriptions or GET stream) (env: 1, true, yes or on)',
   },
 ];

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { HTTP_LIMIT_OPTIONS, HTTP_LIMIT_SETTINGS, type HttpLimits, parseHttpLimits } from './config-http.js';
+import { HTTP_OPTIONS, HTTP_SETTINGS, type HttpSettings, parseHttpSettings } from './config-http.js';
 import { type LogLevel, parseLogLevel } from './logger.js';
 import { named } from './validation.js';
 
@@ -21,7 +21,7 @@ export interface ServerConfig {
   /** Extra Host header values accepted over HTTP (`--allowed-hosts`, `SHIPYARD_ALLOWED_HOSTS`). */
   allowedHosts: string[];
   /** Sessions and request timeouts over HTTP (config-http.ts); an unset one keeps the transport's default. */
-  httpLimits: HttpLimits;
+  httpSettings: HttpSettings;
   help: boolean;
   version: boolean;
   /** The values of the server's own settings (ServerSetting), by flag name; unset ones are absent. */
@@ -54,7 +54,7 @@ const OPTIONS = {
   user: { type: 'string' },
   'log-level': { type: 'string' },
   'allowed-hosts': { type: 'string' },
-  ...HTTP_LIMIT_OPTIONS,
+  ...HTTP_OPTIONS,
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -253,7 +253,7 @@ export function parseConfig(
     const source = from('allowed-hosts', values['allowed-hosts'], 'SHIPYARD_ALLOWED_HOSTS');
     throw new UsageError(`${source} takes host names without a port (e.g. mcp.example), got "${name}"`);
   }
-  const httpLimits = parseHttpLimits(
+  const httpSettings = parseHttpSettings(
     (flag, name) => {
       const given = values[flag];
       const text = typeof given === 'string' ? given.trim() : fromEnv(name);
@@ -263,6 +263,7 @@ export function parseConfig(
       throw new UsageError(message);
     },
   );
+  if (values.stateless ?? bool(env.SHIPYARD_STATELESS, 'SHIPYARD_STATELESS')) httpSettings.stateless = true;
   const settings: Record<string, string> = {};
   for (const setting of extra) {
     const given = values[setting.flag];
@@ -284,7 +285,7 @@ export function parseConfig(
     // As set: a token with blanks around it is refused when HTTP starts, not trimmed into another token.
     httpToken: env.SHIPYARD_HTTP_TOKEN || undefined,
     allowedHosts,
-    httpLimits,
+    httpSettings,
     help: values.help ?? false,
     version: values.version ?? false,
     settings,
@@ -314,7 +315,7 @@ export const SETTINGS: ReadonlyArray<{ flag?: string; env?: string; description:
     description:
       'Extra Host header names accepted over HTTP, besides loopback names and the bind address (bound to 0.0.0.0, list the names clients use)',
   },
-  ...HTTP_LIMIT_SETTINGS,
+  ...HTTP_SETTINGS,
   {
     flag: '--data-dir DIR',
     env: 'SHIPYARD_DATA_DIR',

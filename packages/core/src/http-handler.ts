@@ -10,6 +10,17 @@ import { answerForTheSdk, transportHolds } from './sdk-shims.js';
 
 export const MCP_PATH = '/mcp';
 
+export interface HandlerOptions {
+  /** Largest request body accepted, in bytes. */
+  maxBody: number;
+  /** Starts every session id (`<replica>.<uuid>`). */
+  replica: string;
+  /** No sessions: each POST is answered by a protocol server of its own, offering tools only. */
+  stateless: boolean;
+  /** Answer the requests still running without a session with a shutdown error (filled here). */
+  statelessRunning: Set<() => Promise<unknown>>;
+}
+
 /**
  * The handler of one HTTP request: the guards, the body's checks, then the session it names (or a new one
  * for an initialize), whose transport answers it.
@@ -18,7 +29,7 @@ export function requestHandler(
   runtime: Runtime,
   table: SessionTable,
   guard: Guards,
-  maxBody: number,
+  { maxBody, replica, stateless, statelessRunning }: HandlerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     if (!guard.hostAllowed(req.headers.host)) {
@@ -32,8 +43,8 @@ export function requestHandler(
       return sendJson(res, 403, { error: 'Forbidden: Origin not allowed' });
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz' && req.method === 'GET') {
-      // No token needed, so nothing about the sessions.
-      return sendJson(res, 200, { status: 'ok', server: runtime.definition.name });
+      // No token needed, so nothing about the sessions; the replica id, for a load balancer's checks.
+      return sendJson(res, 200, { status: 'ok', server: runtime.definition.name, replica });
     }
     if (path !== MCP_PATH) return sendJson(res, 404, { error: `Not found; the MCP endpoint is ${MCP_PATH}` });
     if (!guard.authorised(req.headers.authorization)) {
@@ -68,6 +79,7 @@ export function requestHandler(
       if (problem) return rpcError(res, 400, problem.code, problem.message, problem.id);
     }
 
+    if (stateless) return withoutSession(req, res, body);
     const sessionId = headerValue(req.headers['mcp-session-id']);
     if (sessionId) {
       const entry = table.get(sessionId);
@@ -153,7 +165,8 @@ export function requestHandler(
     let pending = true;
     const unanswered = new Set<string | number>();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      // The replica first, so a load balancer can send the session's requests where it lives.
+      sessionIdGenerator: () => `${replica}.${randomUUID()}`,
       onsessioninitialized: (id) => {
         table.opened(client);
         pending = false;
@@ -186,6 +199,29 @@ export function requestHandler(
     // The transport refused the initialize (a wrong Accept or Content-Type): no session was opened, so
     // release the protocol server connected for it, or every refused request would keep one.
     if (!transport.sessionId) await transport.close();
+  }
+
+  /** --stateless: a POST answered by a protocol server of its own, gone with its answer. */
+  async function withoutSession(req: IncomingMessage, res: ServerResponse, body: unknown) {
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      return rpcError(
+        res,
+        405,
+        -32000,
+        'Method not allowed: this server keeps no sessions (--stateless), so it has no GET stream to open and no session to end; send POST requests only',
+      );
+    }
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const unanswered = new Set(requestIds(body));
+    const answers = answerForTheSdk(transport, unanswered);
+    statelessRunning.add(answers.shuttingDown);
+    res.once('close', () => {
+      statelessRunning.delete(answers.shuttingDown);
+      transport.close().catch(() => {});
+    });
+    await runtime.connect(transport, { toolsOnly: true });
+    await transport.handleRequest(req, res, body);
   }
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server as NodeHttpServer, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { HttpEvents } from './http-events.js';
@@ -35,6 +36,10 @@ export interface HttpOptions {
   requestTimeoutMs?: number;
   /** How often at most a summary of cut-off requests and closed sessions is logged (default 60 s). */
   summaryIntervalMs?: number;
+  /** Starts every session id (`<replica>.<uuid>`), for a load balancer to route by (default a random id). */
+  replicaId?: string;
+  /** No sessions: each POST is answered by a protocol server of its own, which offers tools only. */
+  stateless?: boolean;
   /**
    * A session opened less than this long ago is not closed to make room (default 10 s): its client has not
    * had the time to use it yet, and a burst of new clients would otherwise close each other's sessions.
@@ -45,6 +50,8 @@ export interface HttpOptions {
 export interface HttpHandle {
   url: string;
   port: number;
+  /** What starts this server's session ids. */
+  replica: string;
   sessions(): number;
   /**
    * Stop accepting connections, let the requests already arriving finish (`drainMs`, default 10 s), then
@@ -72,7 +79,15 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
     events,
     log,
   );
-  const handle = requestHandler(runtime, table, guards(options), maxBody);
+  const replica = options.replicaId ?? randomBytes(4).toString('hex');
+  /** The requests answered without a session (--stateless) still running. */
+  const statelessRunning = new Set<() => Promise<unknown>>();
+  const handle = requestHandler(runtime, table, guards(options), {
+    maxBody,
+    replica,
+    stateless: options.stateless ?? false,
+    statelessRunning,
+  });
   const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
   /** Each connection's request being answered: an error may be answered on the connection only before it. */
   const answering = new WeakMap<Socket, ServerResponse>();
@@ -142,6 +157,7 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
   return {
     url: `http://${displayHost}:${port}${MCP_PATH}`,
     port,
+    replica,
     sessions: () => table.size,
     async close({ drainMs = 10_000 } = {}) {
       table.stopSweeping();
@@ -172,7 +188,11 @@ export async function serveHttp(runtime: Runtime, options: HttpOptions): Promise
       if (inflight > 0) {
         // The calls still running get an error instead of a stream that ends with no answer, which a client
         // would wait on until its own timeout; a moment for those answers to leave.
-        await Promise.allSettled([...table.sessions.values()].map((entry) => entry.shuttingDown()));
+        await Promise.allSettled(
+          [...[...table.sessions.values()].map((entry) => entry.shuttingDown), ...statelessRunning].map(
+            (stop) => stop(),
+          ),
+        );
         await settle(500);
       }
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

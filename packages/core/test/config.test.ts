@@ -28,7 +28,7 @@ describe('parseConfig', () => {
       logLevel: 'info',
       httpToken: undefined,
       allowedHosts: [],
-      httpLimits: {},
+      httpSettings: {},
       help: false,
       version: false,
       settings: {},
@@ -281,7 +281,7 @@ describe('parseConfig', () => {
           '2.5',
         ],
         {},
-      ).httpLimits,
+      ).httpSettings,
     ).toEqual({ maxSessions: 40, maxSessionsPerClient: 4, idleTimeoutMs: 90_000, requestTimeoutMs: 2_500 });
     const env = {
       SHIPYARD_MAX_SESSIONS: '7',
@@ -289,14 +289,33 @@ describe('parseConfig', () => {
       SHIPYARD_SESSION_IDLE_TIMEOUT: '0.5',
       SHIPYARD_REQUEST_TIMEOUT: '30',
     };
-    expect(parseConfig([], env).httpLimits).toEqual({
+    expect(parseConfig([], env).httpSettings).toEqual({
       maxSessions: 7,
       maxSessionsPerClient: 3,
       idleTimeoutMs: 500,
       requestTimeoutMs: 30_000,
     });
-    expect(parseConfig(['--max-sessions', '9'], env).httpLimits.maxSessions).toBe(9);
-    expect(parseConfig(['--max-sessions', '9'], {}).httpLimits).toEqual({ maxSessions: 9 });
+    expect(parseConfig(['--max-sessions', '9'], env).httpSettings.maxSessions).toBe(9);
+    expect(parseConfig(['--max-sessions', '9'], {}).httpSettings).toEqual({ maxSessions: 9 });
+  });
+
+  it('reads --replica-id and --stateless, or their variables, and refuses a replica id a session id cannot start with', () => {
+    expect(parseConfig(['--replica-id', 'east-1', '--stateless'], {}).httpSettings).toEqual({
+      replicaId: 'east-1',
+      stateless: true,
+    });
+    expect(parseConfig([], { SHIPYARD_REPLICA_ID: ' r_2 ', SHIPYARD_STATELESS: 'yes' }).httpSettings).toEqual(
+      {
+        replicaId: 'r_2',
+        stateless: true,
+      },
+    );
+    expect(parseConfig([], { SHIPYARD_STATELESS: '0' }).httpSettings).toEqual({});
+    expect(() => parseConfig([], { SHIPYARD_STATELESS: 'maybe' })).toThrow(/^SHIPYARD_STATELESS must be 1/);
+    for (const bad of ['a.b', 'x'.repeat(33), 'ü'])
+      expect(() => parseConfig(['--replica-id', bad], {}), bad).toThrow(
+        /^--replica-id must be 1 to 32 letters/,
+      );
   });
 
   it('refuses an HTTP limit that is not a count or a number of seconds, naming where it came from', () => {

@@ -1,4 +1,6 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -16,6 +18,9 @@ export const runtimes: Runtime[] = [];
 /** The log lines of the runtimes started here. */
 export const logs: string[] = [];
 const agents: Agent[] = [];
+const running: ChildProcessWithoutNullStreams[] = [];
+// The fixture imports the built core: `pnpm --filter @shipyard/core build` first.
+const FIXTURE = fileURLToPath(new URL('./fixtures/server.mjs', import.meta.url));
 
 /** Close every client, server and runtime started here (after each test). */
 export async function cleanUp(): Promise<void> {
@@ -24,6 +29,7 @@ export async function cleanUp(): Promise<void> {
   await Promise.allSettled(runtimes.splice(0).map((runtime) => runtime.close({ drainMs: 1_000 })));
   await Promise.allSettled(agents.splice(0).map((agent) => agent.close()));
   logs.length = 0;
+  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 }
 
 export function newRuntime(definition = createSample()): Runtime {
@@ -159,5 +165,35 @@ export async function sessionHeaders(port: number): Promise<Record<string, strin
     ...MCP_HEADERS,
     'mcp-session-id': String(init.headers['mcp-session-id']),
     'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+  };
+}
+
+/** The fixture over HTTP on a free port, with its stderr collected; resolves once it listens. */
+export async function startFixture(args: string[] = []) {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env))
+    if (value !== undefined && !key.startsWith('SHIPYARD_')) env[key] = value;
+  const child = spawn(process.execPath, [FIXTURE, '--transport', 'http', '--port', '0', ...args], {
+    env,
+    stdio: 'pipe',
+  });
+  running.push(child);
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  await expect
+    .poll(() => /listening on http:\/\/127\.0\.0\.1:\d+/.test(stderr), { timeout: 15_000 })
+    .toBe(true);
+  const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)?.[1]);
+  return {
+    port,
+    stderr: () => stderr,
+    /** SIGTERM, and the exit code. */
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
   };
 }

@@ -1,6 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { connect as connectSocket, type Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -16,48 +14,15 @@ import {
   raw,
   serve,
   sessionHeaders,
+  startFixture,
 } from './http-harness.js';
 
-// The fixture imports the built core: `pnpm --filter @shipyard/core build` first.
-const FIXTURE = fileURLToPath(new URL('./fixtures/server.mjs', import.meta.url));
-const running: ChildProcessWithoutNullStreams[] = [];
 const sockets: Socket[] = [];
 
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.destroy();
-  for (const child of running.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
   await cleanUp();
 });
-
-/** The fixture over HTTP on a free port, with its stderr collected; resolves once it listens. */
-async function startFixture(args: string[] = []) {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env))
-    if (value !== undefined && !key.startsWith('SHIPYARD_')) env[key] = value;
-  const child = spawn(process.execPath, [FIXTURE, '--transport', 'http', '--port', '0', ...args], {
-    env,
-    stdio: 'pipe',
-  });
-  running.push(child);
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
-  await expect
-    .poll(() => /listening on http:\/\/127\.0\.0\.1:\d+/.test(stderr), { timeout: 15_000 })
-    .toBe(true);
-  const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)?.[1]);
-  return {
-    port,
-    stderr: () => stderr,
-    /** SIGTERM, and the exit code. */
-    stop: () => {
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
 
 /** A raw connection to the server; `closed` resolves with all the server sent once the connection closes. */
 function rawConnection(port: number): { socket: Socket; closed: Promise<string> } {

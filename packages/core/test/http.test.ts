@@ -755,7 +755,7 @@ describe('Streamable HTTP', () => {
     const response = await fetch(`http://127.0.0.1:${handle.port}/healthz`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
-    expect(await response.json()).toEqual({ status: 'ok', server: 'sample' });
+    expect(await response.json()).toEqual({ status: 'ok', server: 'sample', replica: handle.replica });
     const other = await fetch(`http://127.0.0.1:${handle.port}/elsewhere`);
     expect(other.status).toBe(404);
   });

@@ -10,8 +10,8 @@ export type HttpEvent =
   | 'closedForClient';
 
 const WORDS: Record<HttpEvent, (n: number) => string> = {
-  aborted: (n) => `${n} ${n === 1 ? 'request' : 'requests'} cut off by the client before it had arrived`,
-  timedOut: (n) => `${n} ${n === 1 ? 'request' : 'requests'} not in within the request timeout, closed`,
+  aborted: (n) => `${n} ${n === 1 ? 'request' : 'requests'} cut off by the client before arriving whole`,
+  timedOut: (n) => `${n} ${n === 1 ? 'request' : 'requests'} not arrived within the request timeout, closed`,
   malformed: (n) => `${n} malformed ${n === 1 ? 'request' : 'requests'} refused`,
   closedIdle: (n) => `${n} ${n === 1 ? 'session' : 'sessions'} closed after the idle timeout`,
   closedForRoom: (n) => `${n} ${n === 1 ? 'session' : 'sessions'} closed to make room for new ones`,

@@ -84,7 +84,9 @@ describe('HTTP requests cut short', () => {
     await handle.close();
     handles.splice(handles.indexOf(handle), 1);
     expect(logs.filter((line) => line.includes('request timeout'))).toEqual([
-      expect.stringMatching(/http: 1 request not in within the request timeout, closed \{"timedOut":1\}/),
+      expect.stringMatching(
+        /http: 1 request not arrived within the request timeout, closed \{"timedOut":1\}/,
+      ),
     ]);
   });
 
@@ -130,7 +132,7 @@ describe('HTTP requests cut short', () => {
     await handle.close();
     handles.splice(handles.indexOf(handle), 1);
     expect(logs.join('')).toContain(
-      'http: 1 request cut off by the client before it had arrived {"aborted":1}',
+      'http: 1 request cut off by the client before arriving whole {"aborted":1}',
     );
   });
 });

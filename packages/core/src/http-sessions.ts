@@ -4,7 +4,7 @@ import type { Logger } from './logger.js';
 
 export interface SessionEntry {
   transport: StreamableHTTPServerTransport;
-  /** Who opened it: the client's address (clientKey in http-handler.ts). */
+  /** Who opened it: the client's address (clientKey in http-guards.ts). */
   client: string;
   /** When it was opened. */
   opened: number;

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { HTTP_OPTIONS, HTTP_SETTINGS, type HttpSettings, parseHttpSettings } from './config-http.js';
 import { type LogLevel, parseLogLevel } from './logger.js';
 import { named } from './validation.js';
 
@@ -19,6 +20,8 @@ export interface ServerConfig {
   httpToken: string | undefined;
   /** Extra Host header values accepted over HTTP (`--allowed-hosts`, `SHIPYARD_ALLOWED_HOSTS`). */
   allowedHosts: string[];
+  /** Sessions and request timeouts over HTTP (config-http.ts); an unset one keeps the transport's default. */
+  httpSettings: HttpSettings;
   help: boolean;
   version: boolean;
   /** `--check`: verify the data file and exit, without serving. */
@@ -57,6 +60,7 @@ const OPTIONS = {
   user: { type: 'string' },
   'log-level': { type: 'string' },
   'allowed-hosts': { type: 'string' },
+  ...HTTP_OPTIONS,
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
   check: { type: 'boolean' },
@@ -264,6 +268,17 @@ export function parseConfig(
   if (values.overwrite && values.backup === undefined) {
     throw new UsageError('--overwrite only goes with --backup FILE');
   }
+  const httpSettings = parseHttpSettings(
+    (flag, name) => {
+      const given = values[flag];
+      const text = typeof given === 'string' ? given.trim() : fromEnv(name);
+      return text === undefined ? undefined : { text, source: from(flag, given as string | undefined, name) };
+    },
+    (message) => {
+      throw new UsageError(message);
+    },
+  );
+  if (values.stateless ?? bool(env.SHIPYARD_STATELESS, 'SHIPYARD_STATELESS')) httpSettings.stateless = true;
   const settings: Record<string, string> = {};
   for (const setting of extra) {
     const given = values[setting.flag];
@@ -285,6 +300,7 @@ export function parseConfig(
     // As set: a token with blanks around it is refused when HTTP starts, not trimmed into another token.
     httpToken: env.SHIPYARD_HTTP_TOKEN || undefined,
     allowedHosts,
+    httpSettings,
     help: values.help ?? false,
     version: values.version ?? false,
     check: values.check ?? false,
@@ -317,6 +333,7 @@ export const SETTINGS: ReadonlyArray<{ flag?: string; env?: string; description:
     description:
       'Extra Host header names accepted over HTTP, besides loopback names and the bind address (bound to 0.0.0.0, list the names clients use)',
   },
+  ...HTTP_SETTINGS,
   {
     flag: '--data-dir DIR',
     env: 'SHIPYARD_DATA_DIR',

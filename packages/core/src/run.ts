@@ -190,6 +190,7 @@ export async function runServer(
         port: config.port,
         token: config.httpToken,
         allowedHosts: config.allowedHosts,
+        ...config.httpSettings,
       });
     } catch (error) {
       await runtime.close();
@@ -202,7 +203,12 @@ export async function runServer(
             : '';
       return fail(`${(error as Error).message}${hint}`);
     }
-    log.info(`listening on ${http.url}`, { readOnly: config.readOnly, tools: runtime.toolNames.length });
+    log.info(`listening on ${http.url}`, {
+      readOnly: config.readOnly,
+      tools: runtime.toolNames.length,
+      replica: http.replica,
+      ...(config.httpSettings.stateless ? { stateless: true } : {}),
+    });
   } else {
     // The transport checks every request it passes on (readLine).
     await runtime.connect(new StdioTransport(process.stdin, process.stdout, log));

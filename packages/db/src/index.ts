@@ -18,6 +18,15 @@ export {
   SERVER_NAME_PATTERN,
   type ShipyardDatabase,
 } from './open.js';
+export { chooseEngine, type Engine, redactUrl, schemaName } from './postgres/engine.js';
+export { postgresErrors } from './postgres/errors.js';
+export { migratePostgres } from './postgres/migrate.js';
+export {
+  type OpenPostgresOptions,
+  openPostgres,
+  type PostgresDatabase,
+  pgTransaction,
+} from './postgres/open.js';
 export { preparedOnce } from './prepared.js';
 export {
   type ShipyardTransaction,

@@ -129,10 +129,11 @@ describe('migratePostgres', () => {
 });
 
 describe('postgresErrors', () => {
-  it('maps a serialization failure, a deadlock and a lock timeout to Conflict, and nothing else', () => {
+  it('maps a serialization failure, a deadlock and a lock timeout to Conflict, a NUL in text to InvalidInput, and nothing else', () => {
     for (const code of ['40001', '40P01', '55P03']) {
       expect(postgresErrors(Object.assign(new Error('x'), { code }))?.code).toBe('conflict');
     }
+    expect(postgresErrors(Object.assign(new Error('x'), { code: '22021' }))?.code).toBe('invalid_input');
     expect(postgresErrors(Object.assign(new Error('x'), { code: '23505' }))).toBeUndefined();
     expect(postgresErrors(Object.assign(new Error('x'), { code: 'SQLITE_BUSY' }))).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import { defineServer } from '@shipyard/core';
-import { sqliteErrors } from '@shipyard/db';
+import { postgresErrors, sqliteErrors } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import type { SnippetsDeps } from './deps.js';
 import { prompts } from './prompts.js';
@@ -41,7 +41,7 @@ export function createSnippetsServer(deps: SnippetsDeps) {
     warmUp: () => deps.store.warmUp(),
     close: () => deps.store.close(),
     watch: (changed) => deps.store.watch(changed),
-    mapError: sqliteErrors,
+    mapError: (error) => sqliteErrors(error) ?? postgresErrors(error),
   });
 }
 

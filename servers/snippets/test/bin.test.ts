@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { callOk, spawnServer } from '@shipyard/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
-import { bin } from './helpers.js';
+import { bin, binArgs, engine } from './helpers.js';
 
 let dataDir: string;
 beforeAll(() => {
@@ -14,8 +14,8 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('the built bin serves over stdio on its SQLite file, with Linguist data loaded on first use', async () => {
-  const client = await spawnServer(bin, ['--data-dir', dataDir]);
+it(`the built bin serves over stdio on ${engine}, with Linguist data loaded on first use`, async () => {
+  const client = await spawnServer(bin, await binArgs(dataDir));
   try {
     expect(client.getServerVersion()).toMatchObject({ name: 'shipyard-snippets', version: pkg.version });
     expect((await client.listTools()).tools).toHaveLength(9);

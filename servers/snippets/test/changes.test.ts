@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { callOk, watchResourceUpdates } from '@shipyard/testing';
 import { afterEach, expect, it } from 'vitest';
-import { connectSnippets } from './helpers.js';
+import { connectSnippets, onPostgres } from './helpers.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-it('tells subscribers of a write another process made on the same data file', async () => {
+// SQLite's change log; PostgreSQL's notices are not there yet.
+it.skipIf(onPostgres)('tells subscribers of a write another process made on the same data file', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'shipyard-snippets-'));
   dirs.push(dataDir);
   const writer = await connectSnippets({ dataDir });

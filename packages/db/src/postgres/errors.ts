@@ -1,4 +1,4 @@
-import { Conflict, type ShipyardError } from '@shipyard/core';
+import { Conflict, InvalidInput, type ShipyardError } from '@shipyard/core';
 
 /**
  * PostgreSQL's errors a caller can act on, by SQLSTATE. The transaction that hit one was rolled back whole,
@@ -13,6 +13,16 @@ const BY_STATE: Record<string, () => ShipyardError> = {
   '40P01': () =>
     new Conflict('Two writes waited on each other and this one was stopped', {
       hint: 'Nothing was changed; retry the call',
+    }),
+  // character_not_in_repertoire: text with a NUL character, which PostgreSQL's text cannot hold
+  '22021': () =>
+    new InvalidInput('The text holds a NUL character (\\0), which the database cannot store', {
+      hint: 'Remove the NUL characters and retry',
+    }),
+  // program_limit_exceeded: a value past one of PostgreSQL's limits (a text too long to index, say)
+  '54000': () =>
+    new InvalidInput('A value is too large for the database to store or index', {
+      hint: 'Shorten the longest text and retry',
     }),
   '55P03': () =>
     new Conflict('The data is locked by another write', {

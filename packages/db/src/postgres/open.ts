@@ -1,4 +1,6 @@
+import { createRequire } from 'node:module';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import type * as Pg from 'pg';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { SERVER_NAME_PATTERN } from '../open.js';
 import { redactUrl, schemaName } from './engine.js';
@@ -41,10 +43,9 @@ export async function openPostgres<TSchema extends Record<string, unknown> = Rec
         'then lowercase letters, digits or "-" (it names the schema).',
     );
   }
-  const [{ default: pg }, { drizzle }] = await Promise.all([
-    import('pg'),
-    import('drizzle-orm/node-postgres'),
-  ]);
+  // require, not import(): a server's bundle is CommonJS and keeps `pg` outside it, as a dependency.
+  const pg = createRequire(import.meta.url)('pg') as typeof Pg;
+  const { drizzle } = await import('drizzle-orm/node-postgres');
   const schema = schemaName(server);
   const config: PoolConfig = {
     connectionString: url,

@@ -82,6 +82,6 @@ export interface SnippetsStore {
   /** Report the URIs other processes on the same data change; returns the function that stops it. */
   watch(changed: (...uris: string[]) => void): () => void;
   /** Open what is opened lazily (the database). */
-  warmUp(): void;
-  close(): void;
+  warmUp(): void | Promise<void>;
+  close(): void | Promise<void>;
 }

@@ -202,8 +202,10 @@ export interface ServerDefinition<Deps = any> {
    * Watch for changes made outside this process (another process on the same data) and report the URIs
    * they touch through `changed`, which notifies the subscribers. Started when a client first subscribes
    * to something, stopped (by calling what it returns) when no subscription is left or on shutdown.
+   * `changedAll` reports every subscribed URI as changed, for when changes may have been missed (a lost
+   * connection to the database's notices, a notice too large to say which).
    */
-  watch?(changed: (...uris: string[]) => void): () => void;
+  watch?(changed: (...uris: string[]) => void, changedAll: () => void): () => void;
   /**
    * Turn an error a handler threw that is not a ShipyardError into one the caller is told (a database lock
    * timeout into a Conflict to retry), logged as a warning; undefined leaves it an internal error.

@@ -40,7 +40,7 @@ export function createSnippetsServer(deps: SnippetsDeps) {
     prompts,
     warmUp: () => deps.store.warmUp(),
     close: () => deps.store.close(),
-    watch: (changed) => deps.store.watch(changed),
+    watch: (changed, changedAll) => deps.store.watch(changed, changedAll),
     mapError: (error) => sqliteErrors(error) ?? postgresErrors(error),
   });
 }

@@ -24,6 +24,8 @@ export interface PostgresDatabase<TSchema extends Record<string, unknown> = Reco
   readonly schema: string;
   /** The URL without its password, for messages. */
   readonly where: string;
+  /** The URL itself (it may hold a password: never show it), for connections of its own such as LISTEN. */
+  readonly url: string;
   /** Ends the pool. Safe to call more than once. */
   close(): Promise<void>;
 }
@@ -66,6 +68,7 @@ export async function openPostgres<TSchema extends Record<string, unknown> = Rec
     pool,
     schema,
     where: redactUrl(url),
+    url,
     close() {
       ended ??= pool.end();
       return ended;

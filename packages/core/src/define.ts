@@ -211,6 +211,8 @@ export interface ServerDefinition<Deps = any> {
    * timeout into a Conflict to retry), logged as a warning; undefined leaves it an internal error.
    */
   mapError?(error: unknown): ShipyardError | undefined;
+  /** Stores in PostgreSQL when given `--database-url`; without it, runServer refuses a database URL. */
+  postgres?: boolean;
   /** Token budget for tools/list checked by the linter (default 3,500). */
   tokenBudget?: number;
   /** The server's own flags and environment variables, for the generated README (pass them to runServer too). */

@@ -41,6 +41,8 @@ export function createSnippetsServer(deps: SnippetsDeps) {
     warmUp: () => deps.store.warmUp(),
     close: () => deps.store.close(),
     watch: (changed, changedAll) => deps.store.watch(changed, changedAll),
+    // --database-url: the store is PostgreSQL's (index.ts picks it from the config).
+    postgres: true,
     mapError: (error) => sqliteErrors(error) ?? postgresErrors(error),
   });
 }

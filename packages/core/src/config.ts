@@ -12,6 +12,8 @@ export interface ServerConfig {
   port: number;
   /** Raw --data-dir / SHIPYARD_DATA_DIR; the db package applies the default location. */
   dataDir: string | undefined;
+  /** --database-url / SHIPYARD_DATABASE_URL: a `postgres://` URL stores in PostgreSQL; unset, SQLite. */
+  databaseUrl: string | undefined;
   readOnly: boolean;
   tools: string[] | undefined;
   user: string | undefined;
@@ -55,6 +57,7 @@ const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   'data-dir': { type: 'string' },
+  'database-url': { type: 'string' },
   'read-only': { type: 'boolean' },
   tools: { type: 'string' },
   user: { type: 'string' },
@@ -226,6 +229,18 @@ export function parseConfig(
   if (values['data-dir'] !== undefined && !values['data-dir'].trim()) {
     throw new UsageError('--data-dir must name a directory, got an empty value');
   }
+  const databaseUrl = values['database-url']?.trim() || fromEnv('SHIPYARD_DATABASE_URL');
+  if (values['database-url'] !== undefined && !databaseUrl) {
+    throw new UsageError('--database-url must be a postgres:// URL, got an empty value');
+  }
+  // Only the scheme is shown: the rest of a URL may hold a password.
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    const source = from('database-url', values['database-url'], 'SHIPYARD_DATABASE_URL');
+    const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(databaseUrl)?.[0];
+    throw new UsageError(
+      `${source} must start with postgres:// or postgresql://, got ${scheme ? `"${named(scheme)}…"` : 'no scheme'}; leave it unset to store in SQLite in the data directory`,
+    );
+  }
   // As the tools read a name: `@ada` is ada, and the same name typed with combining accents is one user.
   const given = values.user ?? fromEnv('SHIPYARD_USER');
   const user = given === undefined ? undefined : personName(given);
@@ -293,6 +308,7 @@ export function parseConfig(
     host,
     port,
     dataDir: values['data-dir'] ?? fromEnv('SHIPYARD_DATA_DIR'),
+    databaseUrl,
     readOnly: values['read-only'] ?? readOnlyEnv,
     tools,
     user: user || undefined,
@@ -338,6 +354,12 @@ export const SETTINGS: ReadonlyArray<{ flag?: string; env?: string; description:
     flag: '--data-dir DIR',
     env: 'SHIPYARD_DATA_DIR',
     description: 'Where the SQLite file lives (default $XDG_DATA_HOME/shipyard or ~/.local/share/shipyard)',
+  },
+  {
+    flag: '--database-url URL',
+    env: 'SHIPYARD_DATABASE_URL',
+    description:
+      'Store in this PostgreSQL database (postgres://...; one schema per server) instead of SQLite in the data dir; prefer the variable when the URL holds a password',
   },
   {
     flag: '--read-only',

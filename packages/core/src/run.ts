@@ -151,8 +151,8 @@ export async function runServer(
     return undefined;
   }
 
-  // The token never shows in a log line, nor in a log message sent to a client.
-  const secrets = [config.httpToken];
+  // The token, and a database URL's password, never show in a log line, nor in a log message sent to a client.
+  const secrets = [config.httpToken, passwordOf(config.databaseUrl)];
   const log = createLogger(name ?? 'server', { level: config.logLevel, secrets });
   // Nothing before the transport is up: HTTP warms up before it listens and handles a failure there. Then a
   // graceful stop (below).
@@ -160,6 +160,11 @@ export async function runServer(
   let runtime: Runtime;
   try {
     const definition = typeof server === 'function' ? await server(config, log) : server;
+    if (config.databaseUrl !== undefined && definition.postgres !== true) {
+      return fail(
+        `${definition.name} stores only in SQLite so far: unset --database-url / SHIPYARD_DATABASE_URL (its data goes in --data-dir)`,
+      );
+    }
     runtime = new Runtime(definition, {
       readOnly: config.readOnly,
       ...(config.tools ? { tools: config.tools } : {}),
@@ -278,4 +283,11 @@ export async function runServer(
       process.stdin.once('end', () => setImmediate(() => shutdown('stdin closed')));
   }
   return { runtime, config, ...(http ? { http } : {}), stop };
+}
+
+/** The password in a database URL, if it has one. */
+function passwordOf(url: string | undefined): string | undefined {
+  if (!url || !URL.canParse(url)) return undefined;
+  const { password } = new URL(url);
+  return password ? decodeURIComponent(password) : undefined;
 }

@@ -217,7 +217,10 @@ export class Runtime {
     if (wanted && !this.stopWatching && this.definition.watch) {
       // Subscriptions still hear of this process's changes when watching for other processes fails.
       try {
-        this.stopWatching = this.definition.watch((...uris) => this.changed(...uris));
+        this.stopWatching = this.definition.watch(
+          (...uris) => this.changed(...uris),
+          () => this.changed(...new Set([...this.sessions].flatMap((s) => [...s.subscriptions.keys()]))),
+        );
       } catch (error) {
         this.faults.internal('watch', error);
       }

@@ -392,6 +392,24 @@ describe('parseConfig', () => {
     );
   });
 
+  it('takes a postgres:// or postgresql:// database URL from the flag or SHIPYARD_DATABASE_URL, none by default', () => {
+    expect(parseConfig([], {}).databaseUrl).toBeUndefined();
+    expect(parseConfig(['--database-url', 'postgres://db/org'], {}).databaseUrl).toBe('postgres://db/org');
+    expect(parseConfig([], { SHIPYARD_DATABASE_URL: ' postgresql://u@db:5432/org ' }).databaseUrl).toBe(
+      'postgresql://u@db:5432/org',
+    );
+    expect(parseConfig([], { SHIPYARD_DATABASE_URL: ' ' }).databaseUrl).toBeUndefined();
+  });
+
+  it('refuses a database URL of another scheme, showing the scheme and not the rest (it may hold a password)', () => {
+    const error = usageError([], { SHIPYARD_DATABASE_URL: 'mysql://root:s3cret@db/org' });
+    expect(error.message).toContain('SHIPYARD_DATABASE_URL must start with postgres:// or postgresql://');
+    expect(error.message).toContain('"mysql:');
+    expect(error.message).not.toContain('s3cret');
+    expect(usageError(['--database-url', 'db.example/org']).message).toContain('--database-url');
+    expect(usageError(['--database-url', ' ']).message).toContain('empty value');
+  });
+
   it('refuses an empty --data-dir rather than fall back to the default place', () => {
     expect(usageError(['--data-dir', '  ']).message).toContain('--data-dir must name a directory');
     expect(usageError(['--data-dir=']).message).toContain('--data-dir must name a directory');

@@ -226,6 +226,16 @@ describe('the bin', () => {
     expect(result.err).toContain('--transport must be stdio or http');
   });
 
+  it('exits 2 on a database URL for a server that stores only in SQLite, showing no password', async () => {
+    const result = await runToExit([], { SHIPYARD_DATABASE_URL: 'postgres://ana:s3cret@db/org' });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(
+      'stores only in SQLite so far: unset --database-url / SHIPYARD_DATABASE_URL',
+    );
+    expect(result.err).not.toContain('s3cret');
+    expect(result.out).toBe('');
+  });
+
   it('exits 2 on --tools with an unknown name, listing the real tools', async () => {
     const result = await runToExit(['--tools', 'nope']);
     expect(result.code).toBe(2);

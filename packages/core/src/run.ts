@@ -123,6 +123,13 @@ export async function runServer(
     process.stdout.write(`${version ?? 'unknown'}\n`);
     return undefined;
   }
+  // Both work on the SQLite file; a PostgreSQL database has its own tools.
+  if ((config.backup !== undefined || config.check) && config.databaseUrl !== undefined) {
+    const flag = config.check ? '--check' : '--backup';
+    return fail(
+      `${flag} works on the SQLite data file; with a database URL, use pg_dump and PostgreSQL's own checks`,
+    );
+  }
   if (config.backup !== undefined) {
     if (!options.backup) return fail('--backup: this server keeps no data file to back up');
     try {

@@ -205,6 +205,18 @@ describe('the bin', () => {
     expect(result.err).toBe('shipyard-fixture: --check: this server keeps no data file to check\n');
   });
 
+  it('refuses --backup and --check with a database URL, pointing to pg_dump', async () => {
+    for (const flag of [['--backup', 'copy.db'], ['--check']]) {
+      const result = await runToExit([...flag, '--database-url', 'postgres://db/org'], {
+        FIXTURE_CHECK: 'ok',
+      });
+      expect(result.code).toBe(2);
+      expect(result.err).toContain(
+        `${flag[0]} works on the SQLite data file; with a database URL, use pg_dump`,
+      );
+    }
+  });
+
   it('refuses --backup with exit 2 when the server was given no way to back up its data', async () => {
     const result = await runToExit(['--backup', 'copy.db']);
     expect(result.code).toBe(2);

@@ -1,3 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import { vitestConfig } from '@shipyard/vitest-config';
 
-export default vitestConfig();
+// The PostgreSQL side's tests (test/postgres.test.ts) run on one throwaway cluster per run.
+export default vitestConfig({
+  globalSetup: [fileURLToPath(import.meta.resolve('@shipyard/testing/postgres-cluster'))],
+});

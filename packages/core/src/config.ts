@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { HTTP_OPTIONS, HTTP_SETTINGS, type HttpSettings, parseHttpSettings } from './config-http.js';
 import { type LogLevel, parseLogLevel } from './logger.js';
 import { named } from './validation.js';
 
@@ -11,6 +12,8 @@ export interface ServerConfig {
   port: number;
   /** Raw --data-dir / SHIPYARD_DATA_DIR; the db package applies the default location. */
   dataDir: string | undefined;
+  /** --database-url / SHIPYARD_DATABASE_URL: a `postgres://` URL stores in PostgreSQL; unset, SQLite. */
+  databaseUrl: string | undefined;
   readOnly: boolean;
   tools: string[] | undefined;
   user: string | undefined;
@@ -19,6 +22,8 @@ export interface ServerConfig {
   httpToken: string | undefined;
   /** Extra Host header values accepted over HTTP (`--allowed-hosts`, `SHIPYARD_ALLOWED_HOSTS`). */
   allowedHosts: string[];
+  /** Sessions and request timeouts over HTTP (config-http.ts); an unset one keeps the transport's default. */
+  httpSettings: HttpSettings;
   help: boolean;
   version: boolean;
   /** `--check`: verify the data file and exit, without serving. */
@@ -52,11 +57,13 @@ const OPTIONS = {
   host: { type: 'string' },
   port: { type: 'string' },
   'data-dir': { type: 'string' },
+  'database-url': { type: 'string' },
   'read-only': { type: 'boolean' },
   tools: { type: 'string' },
   user: { type: 'string' },
   'log-level': { type: 'string' },
   'allowed-hosts': { type: 'string' },
+  ...HTTP_OPTIONS,
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
   check: { type: 'boolean' },
@@ -222,6 +229,18 @@ export function parseConfig(
   if (values['data-dir'] !== undefined && !values['data-dir'].trim()) {
     throw new UsageError('--data-dir must name a directory, got an empty value');
   }
+  const databaseUrl = values['database-url']?.trim() || fromEnv('SHIPYARD_DATABASE_URL');
+  if (values['database-url'] !== undefined && !databaseUrl) {
+    throw new UsageError('--database-url must be a postgres:// URL, got an empty value');
+  }
+  // Only the scheme is shown: the rest of a URL may hold a password.
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//i.test(databaseUrl)) {
+    const source = from('database-url', values['database-url'], 'SHIPYARD_DATABASE_URL');
+    const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(databaseUrl)?.[0];
+    throw new UsageError(
+      `${source} must start with postgres:// or postgresql://, got ${scheme ? `"${named(scheme)}…"` : 'no scheme'}; leave it unset to store in SQLite in the data directory`,
+    );
+  }
   // As the tools read a name: `@ada` is ada, and the same name typed with combining accents is one user.
   const given = values.user ?? fromEnv('SHIPYARD_USER');
   const user = given === undefined ? undefined : personName(given);
@@ -264,6 +283,17 @@ export function parseConfig(
   if (values.overwrite && values.backup === undefined) {
     throw new UsageError('--overwrite only goes with --backup FILE');
   }
+  const httpSettings = parseHttpSettings(
+    (flag, name) => {
+      const given = values[flag];
+      const text = typeof given === 'string' ? given.trim() : fromEnv(name);
+      return text === undefined ? undefined : { text, source: from(flag, given as string | undefined, name) };
+    },
+    (message) => {
+      throw new UsageError(message);
+    },
+  );
+  if (values.stateless ?? bool(env.SHIPYARD_STATELESS, 'SHIPYARD_STATELESS')) httpSettings.stateless = true;
   const settings: Record<string, string> = {};
   for (const setting of extra) {
     const given = values[setting.flag];
@@ -278,6 +308,7 @@ export function parseConfig(
     host,
     port,
     dataDir: values['data-dir'] ?? fromEnv('SHIPYARD_DATA_DIR'),
+    databaseUrl,
     readOnly: values['read-only'] ?? readOnlyEnv,
     tools,
     user: user || undefined,
@@ -285,6 +316,7 @@ export function parseConfig(
     // As set: a token with blanks around it is refused when HTTP starts, not trimmed into another token.
     httpToken: env.SHIPYARD_HTTP_TOKEN || undefined,
     allowedHosts,
+    httpSettings,
     help: values.help ?? false,
     version: values.version ?? false,
     check: values.check ?? false,
@@ -317,10 +349,17 @@ export const SETTINGS: ReadonlyArray<{ flag?: string; env?: string; description:
     description:
       'Extra Host header names accepted over HTTP, besides loopback names and the bind address (bound to 0.0.0.0, list the names clients use)',
   },
+  ...HTTP_SETTINGS,
   {
     flag: '--data-dir DIR',
     env: 'SHIPYARD_DATA_DIR',
     description: 'Where the SQLite file lives (default $XDG_DATA_HOME/shipyard or ~/.local/share/shipyard)',
+  },
+  {
+    flag: '--database-url URL',
+    env: 'SHIPYARD_DATABASE_URL',
+    description:
+      'Store in this PostgreSQL database (postgres://...; one schema per server) instead of SQLite in the data dir; prefer the variable when the URL holds a password',
   },
   {
     flag: '--read-only',

@@ -202,13 +202,17 @@ export interface ServerDefinition<Deps = any> {
    * Watch for changes made outside this process (another process on the same data) and report the URIs
    * they touch through `changed`, which notifies the subscribers. Started when a client first subscribes
    * to something, stopped (by calling what it returns) when no subscription is left or on shutdown.
+   * `changedAll` reports every subscribed URI as changed, for when changes may have been missed (a lost
+   * connection to the database's notices, a notice too large to say which).
    */
-  watch?(changed: (...uris: string[]) => void): () => void;
+  watch?(changed: (...uris: string[]) => void, changedAll: () => void): () => void;
   /**
    * Turn an error a handler threw that is not a ShipyardError into one the caller is told (a database lock
    * timeout into a Conflict to retry), logged as a warning; undefined leaves it an internal error.
    */
   mapError?(error: unknown): ShipyardError | undefined;
+  /** Stores in PostgreSQL when given `--database-url`; without it, runServer refuses a database URL. */
+  postgres?: boolean;
   /** Token budget for tools/list checked by the linter (default 3,500). */
   tokenBudget?: number;
   /** The server's own flags and environment variables, for the generated README (pass them to runServer too). */

@@ -71,3 +71,24 @@ function safeUrl(text: string): URL | undefined {
     return undefined;
   }
 }
+
+/**
+ * Who a request comes from, for the cap on sessions per client: its remote address. Every client sends the
+ * one shared token, so the token tells none apart. An IPv6 address counts by its /64, which one host may
+ * hold whole; an IPv4 address mapped into IPv6 counts as itself.
+ */
+export function clientKey(address: string | undefined): string {
+  if (!address) return 'an unknown address';
+  const mapped = /^::ffff:(\d{1,3}(\.\d{1,3}){3})$/i.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  if (!address.includes(':')) return address;
+  const [head = '', tail] = (address.split('%')[0] ?? '').split('::');
+  const first = head ? head.split(':') : [];
+  const last = tail ? tail.split(':') : [];
+  const groups =
+    tail === undefined ? first : [...first, ...Array(8 - first.length - last.length).fill('0'), ...last];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
+}

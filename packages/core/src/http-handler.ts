@@ -2,13 +2,24 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Guards } from './http-guards.js';
+import { clientKey, type Guards } from './http-guards.js';
 import type { SessionEntry, SessionTable } from './http-sessions.js';
 import { bodyProblem, isObject, parseJson, TooDeep } from './messages.js';
 import type { Runtime } from './runtime.js';
 import { answerForTheSdk, transportHolds } from './sdk-shims.js';
 
 export const MCP_PATH = '/mcp';
+
+export interface HandlerOptions {
+  /** Largest request body accepted, in bytes. */
+  maxBody: number;
+  /** Starts every session id (`<replica>.<uuid>`). */
+  replica: string;
+  /** No sessions: each POST is answered by a protocol server of its own, offering tools only. */
+  stateless: boolean;
+  /** Answer the requests still running without a session with a shutdown error (filled here). */
+  statelessRunning: Set<() => Promise<unknown>>;
+}
 
 /**
  * The handler of one HTTP request: the guards, the body's checks, then the session it names (or a new one
@@ -18,7 +29,7 @@ export function requestHandler(
   runtime: Runtime,
   table: SessionTable,
   guard: Guards,
-  maxBody: number,
+  { maxBody, replica, stateless, statelessRunning }: HandlerOptions,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   return async (req, res) => {
     if (!guard.hostAllowed(req.headers.host)) {
@@ -32,8 +43,8 @@ export function requestHandler(
       return sendJson(res, 403, { error: 'Forbidden: Origin not allowed' });
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz' && req.method === 'GET') {
-      // No token needed, so nothing about the sessions.
-      return sendJson(res, 200, { status: 'ok', server: runtime.definition.name });
+      // No token needed, so nothing about the sessions; the replica id, for a load balancer's checks.
+      return sendJson(res, 200, { status: 'ok', server: runtime.definition.name, replica });
     }
     if (path !== MCP_PATH) return sendJson(res, 404, { error: `Not found; the MCP endpoint is ${MCP_PATH}` });
     if (!guard.authorised(req.headers.authorization)) {
@@ -48,6 +59,8 @@ export function requestHandler(
     let body: unknown;
     if (req.method === 'POST') {
       const raw = await readBody(req, maxBody);
+      // Cut off (by its client, or the request timeout): the server's clientError handler counted it.
+      if (raw === GONE) return;
       if (raw === undefined) {
         // Stop reading the rest of an oversized body: answer, then drop the connection.
         res.setHeader('Connection', 'close');
@@ -66,10 +79,18 @@ export function requestHandler(
       if (problem) return rpcError(res, 400, problem.code, problem.message, problem.id);
     }
 
+    if (stateless) return withoutSession(req, res, body);
     const sessionId = headerValue(req.headers['mcp-session-id']);
     if (sessionId) {
       const entry = table.get(sessionId);
-      if (!entry) return rpcError(res, 404, -32001, 'Session not found; initialize a new session');
+      if (!entry) {
+        return rpcError(
+          res,
+          404,
+          -32001,
+          'Session not found: it has ended (closed after a time without requests, to make room, or by DELETE) or never existed; initialize a new session (initialize without an Mcp-Session-Id header)',
+        );
+      }
       return inSession(entry, req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeBody(body)) {
@@ -80,20 +101,29 @@ export function requestHandler(
       return rpcError(res, 400, -32000, 'Bad request: send initialize first, then the Mcp-Session-Id header');
     }
     // Room for this one and for the initializes still being answered, each of which may close a session.
-    if (!table.hasRoom()) {
+    const client = clientKey(req.socket.remoteAddress);
+    const refusal = table.refusal(client);
+    if (refusal === 'full') {
       return rpcError(
         res,
         503,
         -32000,
-        `Too many sessions (${table.maxSessions}); end one with DELETE, or retry later`,
+        `Too many sessions (${table.maxSessions}), each running a call or just opened; retry later`,
       );
     }
-    return openSession(req, res, body);
+    if (refusal === 'client') {
+      return rpcError(
+        res,
+        429,
+        -32000,
+        `Too many sessions from ${client} (${table.maxSessionsPerClient}), each running a call or just opened; end one with DELETE, or retry later`,
+      );
+    }
+    return openSession(req, res, body, client);
   };
 
   /** A request of an open session, whose ids are not already in use by a request being answered. */
   async function inSession(entry: SessionEntry, req: IncomingMessage, res: ServerResponse, body: unknown) {
-    entry.lastSeen = Date.now();
     const ids = req.method === 'POST' ? requestIds(body) : [];
     const reused = ids.find((id) => entry.arriving.has(id) || transportHolds(entry.transport, id));
     if (reused !== undefined) {
@@ -105,12 +135,15 @@ export function requestHandler(
         reused,
       );
     }
-    const kind = req.method === 'GET' ? 'streams' : 'busy';
-    entry[kind]++;
-    res.once('close', () => {
-      entry[kind]--;
+    // A GET stream is not a request of the client's: it leaves the session idle (see SessionEntry.lastSeen).
+    if (req.method !== 'GET') {
       entry.lastSeen = Date.now();
-    });
+      entry.busy++;
+      res.once('close', () => {
+        entry.busy--;
+        entry.lastSeen = Date.now();
+      });
+    }
     for (const id of ids) {
       entry.arriving.add(id);
       entry.unanswered.add(id);
@@ -127,22 +160,23 @@ export function requestHandler(
   }
 
   /** An initialize: a new transport and protocol server, kept in the table once the transport opens it. */
-  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown) {
+  async function openSession(req: IncomingMessage, res: ServerResponse, body: unknown, client: string) {
     /** Whether this initialize still counts in `opening` (until its session is opened, or it is refused). */
     let pending = true;
     const unanswered = new Set<string | number>();
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      // The replica first, so a load balancer can send the session's requests where it lives.
+      sessionIdGenerator: () => `${replica}.${randomUUID()}`,
       onsessioninitialized: (id) => {
-        table.opening--;
+        table.opened(client);
         pending = false;
         const now = Date.now();
         // Room is made only for an initialize the transport accepted.
         table.add(id, {
           transport,
+          client,
           opened: now,
           lastSeen: now,
-          streams: 0,
           busy: 0,
           arriving: new Set(),
           unanswered,
@@ -155,16 +189,39 @@ export function requestHandler(
       if (transport.sessionId) table.delete(transport.sessionId);
     };
     const answers = answerForTheSdk(transport, unanswered);
-    table.opening++;
+    table.opens(client);
     try {
       answers.watchAborts(await runtime.connect(transport));
       await transport.handleRequest(req, res, body);
     } finally {
-      if (pending) table.opening--;
+      if (pending) table.opened(client);
     }
     // The transport refused the initialize (a wrong Accept or Content-Type): no session was opened, so
     // release the protocol server connected for it, or every refused request would keep one.
     if (!transport.sessionId) await transport.close();
+  }
+
+  /** --stateless: a POST answered by a protocol server of its own, gone with its answer. */
+  async function withoutSession(req: IncomingMessage, res: ServerResponse, body: unknown) {
+    if (req.method !== 'POST') {
+      res.setHeader('Allow', 'POST');
+      return rpcError(
+        res,
+        405,
+        -32000,
+        'Method not allowed: this server keeps no sessions (--stateless), so it has no GET stream to open and no session to end; send POST requests only',
+      );
+    }
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const unanswered = new Set(requestIds(body));
+    const answers = answerForTheSdk(transport, unanswered);
+    statelessRunning.add(answers.shuttingDown);
+    res.once('close', () => {
+      statelessRunning.delete(answers.shuttingDown);
+      transport.close().catch(() => {});
+    });
+    await runtime.connect(transport, { toolsOnly: true });
+    await transport.handleRequest(req, res, body);
   }
 }
 
@@ -186,12 +243,18 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The body as text, or undefined when it is (or is declared) larger than `limit` bytes. */
-function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
+/** What readBody gives for a request whose connection closed before its body was in. */
+const GONE = Symbol('gone');
+
+/**
+ * The body as text, undefined when it is (or is declared) larger than `limit` bytes, or GONE when the
+ * connection closed before it was in.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<string | undefined | typeof GONE> {
   // A Content-Length over the limit is refused before a byte is read: waiting for a body that size (or for
   // one that never comes) would hold the connection for nothing.
   if (Number(req.headers['content-length']) > limit) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
@@ -206,7 +269,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
     };
     req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    req.on('error', () => resolve(GONE));
   });
 }
 

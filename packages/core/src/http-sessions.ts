@@ -1,15 +1,19 @@
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { HttpEvent, HttpEvents } from './http-events.js';
 import type { Logger } from './logger.js';
 
 export interface SessionEntry {
   transport: StreamableHTTPServerTransport;
+  /** Who opened it: the client's address (clientKey in http-guards.ts). */
+  client: string;
   /** When it was opened. */
   opened: number;
-  /** When its last request ended (or its last stream closed). */
+  /**
+   * When its client last sent a request (a POST or DELETE), or one ended. A GET stream is neither: a client
+   * that only listens is idle, or a few clients holding streams would keep every place.
+   */
   lastSeen: number;
-  /** Open GET streams: a client listening for notifications is not idle. */
-  streams: number;
-  /** Requests being answered: a session running a long call is not idle either. */
+  /** Requests being answered: a session running a long call is not idle. */
   busy: number;
   /**
    * Ids of its requests on their way to the transport: from the handler's check until the transport has
@@ -22,29 +26,49 @@ export interface SessionEntry {
   shuttingDown: () => Promise<unknown>;
 }
 
-/** A session no request or stream is using. */
-const idle = (entry: SessionEntry) => entry.streams === 0 && entry.busy === 0;
+export interface SessionLimits {
+  /** A session with no request for this long is closed, GET stream or not. */
+  idleTimeoutMs: number;
+  /** Open sessions at most; past it, the one idle longest is closed for a new one. */
+  maxSessions: number;
+  /** Open sessions of one client at most; past it, that client's own idlest is closed for its new one. */
+  maxSessionsPerClient: number;
+  /** A session opened less than this long ago is not closed to make room. */
+  graceMs: number;
+}
+
+/** Why a new session cannot be opened now: every place is taken by a session that may not be closed. */
+export type Refusal = 'full' | 'client';
 
 /**
- * The open HTTP sessions by id, bounded: idle sessions are closed after `idleTimeoutMs`, and the one idle
- * longest makes room for a new one when `maxSessions` are open.
+ * The open HTTP sessions by id, bounded: a session with no request for `idleTimeoutMs` is closed, and a new
+ * one past `maxSessions` (or past `maxSessionsPerClient` of its client) closes the one idle longest (of its
+ * client). A session running a call, or opened within `graceMs`, is never closed to make room.
  */
 export class SessionTable {
   readonly sessions = new Map<string, SessionEntry>();
-  /** Initializes let through and not yet answered: each will take a place, or make room for itself. */
-  opening = 0;
+  /** Initializes let through and not yet answered, by client: each will take a place, or make room. */
+  private readonly opening = new Map<string, number>();
   private readonly sweep: NodeJS.Timeout;
 
   constructor(
-    private readonly options: { idleTimeoutMs: number; maxSessions: number; graceMs: number },
+    private readonly limits: SessionLimits,
+    private readonly events: HttpEvents,
     private readonly log: Logger,
   ) {
-    this.sweep = setInterval(() => this.closeIdle(), Math.min(options.idleTimeoutMs, 60_000));
+    this.sweep = setInterval(
+      () => this.closeIdle(),
+      Math.max(10, Math.min(limits.idleTimeoutMs / 4, 30_000)),
+    );
     this.sweep.unref();
   }
 
   get maxSessions(): number {
-    return this.options.maxSessions;
+    return this.limits.maxSessions;
+  }
+
+  get maxSessionsPerClient(): number {
+    return this.limits.maxSessionsPerClient;
   }
 
   get size(): number {
@@ -55,14 +79,39 @@ export class SessionTable {
     return this.sessions.get(id);
   }
 
-  /** Whether there is room for one more session, counting the initializes still being answered. */
-  hasRoom(): boolean {
-    return this.sessions.size + this.opening + 1 - this.options.maxSessions <= this.closable().length;
+  /**
+   * Why this client may not open one more session now, counting the initializes still being answered (each
+   * of which may close a session), or undefined when it may.
+   */
+  refusal(client: string): Refusal | undefined {
+    const closable = this.closable();
+    let opening = 0;
+    for (const n of this.opening.values()) opening += n;
+    if (this.sessions.size + opening + 1 - this.limits.maxSessions > closable.length) return 'full';
+    const own = [...this.sessions.values()].filter((entry) => entry.client === client).length;
+    const ownClosable = closable.filter(([, entry]) => entry.client === client).length;
+    if (own + (this.opening.get(client) ?? 0) + 1 - this.limits.maxSessionsPerClient > ownClosable)
+      return 'client';
+    return undefined;
   }
 
-  /** Keep a session the transport has opened, closing the idlest first when the table is full. */
+  /** An initialize of this client let through (until `opened`). */
+  opens(client: string): void {
+    this.opening.set(client, (this.opening.get(client) ?? 0) + 1);
+  }
+
+  /** The initialize counted by `opens` has been answered, or refused. */
+  opened(client: string): void {
+    const n = (this.opening.get(client) ?? 0) - 1;
+    if (n > 0) this.opening.set(client, n);
+    else this.opening.delete(client);
+  }
+
+  /** Keep a session the transport has opened, first closing the idlest of its client, or of all, when full. */
   add(id: string, entry: SessionEntry): void {
-    if (this.sessions.size >= this.options.maxSessions) this.closeIdlest();
+    const own = [...this.sessions.values()].filter((other) => other.client === entry.client).length;
+    if (own >= this.limits.maxSessionsPerClient) this.closeIdlest('closedForClient', entry.client);
+    if (this.sessions.size >= this.limits.maxSessions) this.closeIdlest('closedForRoom');
     this.sessions.set(id, entry);
     this.log.debug('http session opened', { sessions: this.sessions.size });
   }
@@ -83,33 +132,35 @@ export class SessionTable {
     clearInterval(this.sweep);
   }
 
-  /** Sessions that may be closed to make room: idle, and not just opened. */
+  /** Sessions that may be closed to make room: running no call, and not just opened. */
   private closable(): [string, SessionEntry][] {
     const now = Date.now();
     return [...this.sessions].filter(
-      ([, entry]) => idle(entry) && now - entry.opened >= this.options.graceMs,
+      ([, entry]) => entry.busy === 0 && now - entry.opened >= this.limits.graceMs,
     );
   }
 
-  /** Close the session idle longest (no stream, no request, not just opened), to make room for a new one. */
-  private closeIdlest(): void {
+  /** Close the closable session (of this client, if given) idle longest, to make room for a new one. */
+  private closeIdlest(why: HttpEvent, client?: string): void {
     let idlest: [string, SessionEntry] | undefined;
-    for (const pair of this.closable()) if (!idlest || pair[1].lastSeen < idlest[1].lastSeen) idlest = pair;
-    if (!idlest) return;
-    this.sessions.delete(idlest[0]);
-    idlest[1].transport.close().catch(() => {});
-    this.log.info('closed the http session idle longest, to make room for a new one', {
-      maxSessions: this.options.maxSessions,
-    });
+    for (const pair of this.closable()) {
+      if (client !== undefined && pair[1].client !== client) continue;
+      if (!idlest || pair[1].lastSeen < idlest[1].lastSeen) idlest = pair;
+    }
+    if (idlest) this.close(idlest[0], idlest[1], why);
   }
 
   private closeIdle(): void {
-    const cutoff = Date.now() - this.options.idleTimeoutMs;
+    const cutoff = Date.now() - this.limits.idleTimeoutMs;
     for (const [id, entry] of this.sessions) {
-      if (idle(entry) && entry.lastSeen < cutoff) {
-        this.sessions.delete(id);
-        entry.transport.close().catch(() => {});
-      }
+      if (entry.busy === 0 && entry.lastSeen < cutoff) this.close(id, entry, 'closedIdle');
     }
+  }
+
+  /** Its client learns at its next request, which gets 404 and is told to initialize again. */
+  private close(id: string, entry: SessionEntry, why: HttpEvent): void {
+    this.sessions.delete(id);
+    entry.transport.close().catch(() => {});
+    this.events.count(why);
   }
 }

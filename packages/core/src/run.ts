@@ -123,6 +123,13 @@ export async function runServer(
     process.stdout.write(`${version ?? 'unknown'}\n`);
     return undefined;
   }
+  // Both work on the SQLite file; a PostgreSQL database has its own tools.
+  if ((config.backup !== undefined || config.check) && config.databaseUrl !== undefined) {
+    const flag = config.check ? '--check' : '--backup';
+    return fail(
+      `${flag} works on the SQLite data file; with a database URL, use pg_dump and PostgreSQL's own checks`,
+    );
+  }
   if (config.backup !== undefined) {
     if (!options.backup) return fail('--backup: this server keeps no data file to back up');
     try {
@@ -151,8 +158,8 @@ export async function runServer(
     return undefined;
   }
 
-  // The token never shows in a log line, nor in a log message sent to a client.
-  const secrets = [config.httpToken];
+  // The token, and a database URL's password, never show in a log line, nor in a log message sent to a client.
+  const secrets = [config.httpToken, passwordOf(config.databaseUrl)];
   const log = createLogger(name ?? 'server', { level: config.logLevel, secrets });
   // Nothing before the transport is up: HTTP warms up before it listens and handles a failure there. Then a
   // graceful stop (below).
@@ -160,6 +167,11 @@ export async function runServer(
   let runtime: Runtime;
   try {
     const definition = typeof server === 'function' ? await server(config, log) : server;
+    if (config.databaseUrl !== undefined && definition.postgres !== true) {
+      return fail(
+        `${definition.name} stores only in SQLite so far: unset --database-url / SHIPYARD_DATABASE_URL (its data goes in --data-dir)`,
+      );
+    }
     runtime = new Runtime(definition, {
       readOnly: config.readOnly,
       ...(config.tools ? { tools: config.tools } : {}),
@@ -190,6 +202,7 @@ export async function runServer(
         port: config.port,
         token: config.httpToken,
         allowedHosts: config.allowedHosts,
+        ...config.httpSettings,
       });
     } catch (error) {
       await runtime.close();
@@ -202,7 +215,12 @@ export async function runServer(
             : '';
       return fail(`${(error as Error).message}${hint}`);
     }
-    log.info(`listening on ${http.url}`, { readOnly: config.readOnly, tools: runtime.toolNames.length });
+    log.info(`listening on ${http.url}`, {
+      readOnly: config.readOnly,
+      tools: runtime.toolNames.length,
+      replica: http.replica,
+      ...(config.httpSettings.stateless ? { stateless: true } : {}),
+    });
   } else {
     // The transport checks every request it passes on (readLine).
     await runtime.connect(new StdioTransport(process.stdin, process.stdout, log));
@@ -272,4 +290,11 @@ export async function runServer(
       process.stdin.once('end', () => setImmediate(() => shutdown('stdin closed')));
   }
   return { runtime, config, ...(http ? { http } : {}), stop };
+}
+
+/** The password in a database URL, if it has one. */
+function passwordOf(url: string | undefined): string | undefined {
+  if (!url || !URL.canParse(url)) return undefined;
+  const { password } = new URL(url);
+  return password ? decodeURIComponent(password) : undefined;
 }

@@ -42,6 +42,14 @@ export interface RuntimeOptions {
   secrets?: readonly (string | undefined)[];
 }
 
+export interface ServeOptions {
+  /**
+   * Offer tools only (no resources, prompts, completions, logging), and ask the client nothing: for a
+   * protocol server that answers one request and is gone (HTTP --stateless).
+   */
+  toolsOnly?: boolean;
+}
+
 interface Session {
   server: Server;
   subscriptions: Subscriptions;
@@ -119,25 +127,21 @@ export class Runtime {
   }
 
   /** Create a protocol server for one client and connect it to a transport. */
-  async connect(transport: Transport): Promise<Server> {
-    const server = this.createServer();
+  async connect(transport: Transport, options: ServeOptions = {}): Promise<Server> {
+    const server = this.createServer(options);
     await server.connect(transport);
     return server;
   }
 
   /** A protocol server for one session, not yet connected. */
-  createServer(): Server {
+  createServer(options: ServeOptions = {}): Server {
     const def = this.definition;
     const server = new SessionServer(
       { name: `shipyard-${def.name}`, version: def.version, ...(def.title ? { title: def.title } : {}) },
       {
-        capabilities: {
-          tools: {},
-          resources: { subscribe: true },
-          prompts: {},
-          completions: {},
-          logging: {},
-        },
+        capabilities: options.toolsOnly
+          ? { tools: {} }
+          : { tools: {}, resources: { subscribe: true }, prompts: {}, completions: {}, logging: {} },
         ...(this.instructions ? { instructions: this.instructions } : {}),
         jsonSchemaValidator: this.validator,
       },
@@ -146,7 +150,8 @@ export class Runtime {
     const session: Session = {
       server,
       subscriptions: new Map(),
-      logSeverity: severity(this.log.level ?? 'info'),
+      // Without the logging capability, a client is sent no log message.
+      logSeverity: severity(options.toolsOnly ? 'silent' : (this.log.level ?? 'info')),
     };
     this.sessions.add(session);
     server.oninitialized = () => {
@@ -158,7 +163,7 @@ export class Runtime {
       this.watchWhileSubscribed();
       previousOnClose?.();
     };
-    this.registerHandlers(session);
+    this.registerHandlers(session, options.toolsOnly ?? false);
     return server;
   }
 
@@ -212,7 +217,10 @@ export class Runtime {
     if (wanted && !this.stopWatching && this.definition.watch) {
       // Subscriptions still hear of this process's changes when watching for other processes fails.
       try {
-        this.stopWatching = this.definition.watch((...uris) => this.changed(...uris));
+        this.stopWatching = this.definition.watch(
+          (...uris) => this.changed(...uris),
+          () => this.changed(...new Set([...this.sessions].flatMap((s) => [...s.subscriptions.keys()]))),
+        );
       } catch (error) {
         this.faults.internal('watch', error);
       }
@@ -247,16 +255,18 @@ export class Runtime {
     );
   }
 
-  private registerHandlers(session: Session): void {
+  private registerHandlers(session: Session, toolsOnly: boolean): void {
     const { server } = session;
     const { tools, resources, prompts } = this;
     this.onRequest(server, ListToolsRequestSchema, () => ({ tools: tools.list() }));
-    // A loose schema: a call's bad arguments are answered as a tool result.
+    // A loose schema: a call's bad arguments are answered as a tool result. Tools only, the client's answer
+    // to a roots request would come to another protocol server: none is asked.
     this.onRequest(server, ToolCallRequestSchema, (request, extra) =>
       tools.call(request.params.name, request.params.arguments, extra, this.callLog(session, extra), () =>
-        clientRoots(server, extra),
+        toolsOnly ? Promise.resolve(undefined) : clientRoots(server, extra),
       ),
     );
+    if (toolsOnly) return;
     // Replaces the SDK's own handler, which takes a level it does not know without a word.
     this.onRequest(server, SetLevelRequestSchema, (request) => {
       session.logSeverity = severity(request.params.level);

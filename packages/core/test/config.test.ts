@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { helpText } from '../src/config.js';
 import { DEFAULT_HOST, DEFAULT_PORT, parseConfig, personName, SETTINGS, UsageError } from '../src/index.js';
 
 function usageError(argv: string[], env: NodeJS.ProcessEnv = {}): UsageError {
@@ -27,6 +28,7 @@ describe('parseConfig', () => {
       logLevel: 'info',
       httpToken: undefined,
       allowedHosts: [],
+      httpSettings: {},
       help: false,
       version: false,
       check: false,
@@ -276,6 +278,89 @@ describe('parseConfig', () => {
     expect(parseConfig(['--user', 'ana', '--user', 'bob', '--help'], {}).help).toBe(true);
   });
 
+  it('reads the HTTP limits from flags or SHIPYARD_* variables, timeouts in seconds, and leaves unset ones to the transport', () => {
+    expect(
+      parseConfig(
+        [
+          '--max-sessions',
+          '40',
+          '--max-sessions-per-client',
+          ' 4 ',
+          '--session-idle-timeout',
+          '90',
+          '--request-timeout',
+          '2.5',
+        ],
+        {},
+      ).httpSettings,
+    ).toEqual({ maxSessions: 40, maxSessionsPerClient: 4, idleTimeoutMs: 90_000, requestTimeoutMs: 2_500 });
+    const env = {
+      SHIPYARD_MAX_SESSIONS: '7',
+      SHIPYARD_MAX_SESSIONS_PER_CLIENT: '3',
+      SHIPYARD_SESSION_IDLE_TIMEOUT: '0.5',
+      SHIPYARD_REQUEST_TIMEOUT: '30',
+    };
+    expect(parseConfig([], env).httpSettings).toEqual({
+      maxSessions: 7,
+      maxSessionsPerClient: 3,
+      idleTimeoutMs: 500,
+      requestTimeoutMs: 30_000,
+    });
+    expect(parseConfig(['--max-sessions', '9'], env).httpSettings.maxSessions).toBe(9);
+    expect(parseConfig(['--max-sessions', '9'], {}).httpSettings).toEqual({ maxSessions: 9 });
+  });
+
+  it('reads --replica-id and --stateless, or their variables, and refuses a replica id a session id cannot start with', () => {
+    expect(parseConfig(['--replica-id', 'east-1', '--stateless'], {}).httpSettings).toEqual({
+      replicaId: 'east-1',
+      stateless: true,
+    });
+    expect(parseConfig([], { SHIPYARD_REPLICA_ID: ' r_2 ', SHIPYARD_STATELESS: 'yes' }).httpSettings).toEqual(
+      {
+        replicaId: 'r_2',
+        stateless: true,
+      },
+    );
+    expect(parseConfig([], { SHIPYARD_STATELESS: '0' }).httpSettings).toEqual({});
+    expect(() => parseConfig([], { SHIPYARD_STATELESS: 'maybe' })).toThrow(/^SHIPYARD_STATELESS must be 1/);
+    for (const bad of ['a.b', 'x'.repeat(33), 'ü'])
+      expect(() => parseConfig(['--replica-id', bad], {}), bad).toThrow(
+        /^--replica-id must be 1 to 32 letters/,
+      );
+  });
+
+  it('refuses an HTTP limit that is not a count or a number of seconds, naming where it came from', () => {
+    expect(() => parseConfig(['--max-sessions', '0'], {})).toThrow(
+      '--max-sessions must be a whole number from 1 to 100000, got "0"',
+    );
+    expect(() => parseConfig(['--max-sessions-per-client', '2.5'], {})).toThrow(
+      /^--max-sessions-per-client must/,
+    );
+    expect(() => parseConfig([], { SHIPYARD_MAX_SESSIONS: 'many' })).toThrow(/^SHIPYARD_MAX_SESSIONS must/);
+    expect(() => parseConfig(['--session-idle-timeout', '0'], {})).toThrow(
+      '--session-idle-timeout must be a number of seconds above 0 and at most 86400, got "0"',
+    );
+    expect(() => parseConfig(['--request-timeout', '10s'], {})).toThrow(/^--request-timeout must/);
+    expect(() => parseConfig([], { SHIPYARD_REQUEST_TIMEOUT: '-1' })).toThrow(
+      /^SHIPYARD_REQUEST_TIMEOUT must/,
+    );
+    expect(() => parseConfig(['--max-sessions', ''], {})).toThrow(/^--max-sessions must/);
+  });
+
+  it('lists the HTTP limits in --help, saying clients are told apart by address and not by the shared token', () => {
+    const help = helpText('shipyard-x', undefined);
+    for (const flag of [
+      '--max-sessions N',
+      '--max-sessions-per-client N',
+      '--session-idle-timeout SECONDS',
+      '--request-timeout SECONDS',
+    ])
+      expect(help).toContain(flag);
+    expect(help).toMatch(
+      /--max-sessions-per-client N .*remote address.*not by token.*\[SHIPYARD_MAX_SESSIONS_PER_CLIENT\]/,
+    );
+  });
+
   it('rejects a bad transport', () => {
     expect(usageError(['--transport', 'sse']).message).toContain(
       '--transport must be stdio or http, got "sse"',
@@ -305,6 +390,24 @@ describe('parseConfig', () => {
     expect(SETTINGS.map((setting) => setting.flag)).toEqual(
       expect.arrayContaining(['--backup FILE', '--overwrite']),
     );
+  });
+
+  it('takes a postgres:// or postgresql:// database URL from the flag or SHIPYARD_DATABASE_URL, none by default', () => {
+    expect(parseConfig([], {}).databaseUrl).toBeUndefined();
+    expect(parseConfig(['--database-url', 'postgres://db/org'], {}).databaseUrl).toBe('postgres://db/org');
+    expect(parseConfig([], { SHIPYARD_DATABASE_URL: ' postgresql://u@db:5432/org ' }).databaseUrl).toBe(
+      'postgresql://u@db:5432/org',
+    );
+    expect(parseConfig([], { SHIPYARD_DATABASE_URL: ' ' }).databaseUrl).toBeUndefined();
+  });
+
+  it('refuses a database URL of another scheme, showing the scheme and not the rest (it may hold a password)', () => {
+    const error = usageError([], { SHIPYARD_DATABASE_URL: 'mysql://root:s3cret@db/org' });
+    expect(error.message).toContain('SHIPYARD_DATABASE_URL must start with postgres:// or postgresql://');
+    expect(error.message).toContain('"mysql:');
+    expect(error.message).not.toContain('s3cret');
+    expect(usageError(['--database-url', 'db.example/org']).message).toContain('--database-url');
+    expect(usageError(['--database-url', ' ']).message).toContain('empty value');
   });
 
   it('refuses an empty --data-dir rather than fall back to the default place', () => {

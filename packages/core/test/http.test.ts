@@ -1,71 +1,27 @@
 import { request as httpRequest } from 'node:http';
 import { connect as connectSocket, createServer as createNetServer } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import {
-  JSONRPCMessageSchema,
-  LATEST_PROTOCOL_VERSION,
-  ResourceUpdatedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, type HttpHandle, type HttpOptions, Runtime, startHttp } from '../src/index.js';
+import { createLogger, Runtime, startHttp } from '../src/index.js';
 import { createSample, LEAKY_MESSAGE } from './fixtures/sample.js';
 import { aroundSlowEcho, expectToolOk, trackSlowEcho } from './helpers.js';
+import {
+  cleanUp,
+  connectHttp,
+  handles,
+  initializeBody,
+  listen,
+  logged,
+  logs,
+  MCP_HEADERS,
+  newRuntime,
+  raw,
+  runtimes,
+  serve,
+  sessionHeaders,
+} from './http-harness.js';
 
-const handles: HttpHandle[] = [];
-const clients: Client[] = [];
-const runtimes: Runtime[] = [];
-let logs: string[] = [];
-
-afterEach(async () => {
-  await Promise.allSettled(clients.splice(0).map((client) => client.close()));
-  await Promise.allSettled(handles.splice(0).map((handle) => handle.close()));
-  await Promise.allSettled(runtimes.splice(0).map((runtime) => runtime.close({ drainMs: 1_000 })));
-  logs = [];
-});
-
-function newRuntime(definition = createSample()): Runtime {
-  const runtime = new Runtime(definition, {
-    logger: createLogger('sample', { level: 'debug', write: (line) => logs.push(line) }),
-  });
-  runtimes.push(runtime);
-  return runtime;
-}
-
-async function serve(
-  options: Partial<HttpOptions> = {},
-  definition = createSample(),
-): Promise<{ handle: HttpHandle; runtime: Runtime }> {
-  const runtime = newRuntime(definition);
-  const handle = await startHttp(runtime, { host: '127.0.0.1', port: 0, ...options });
-  handles.push(handle);
-  return { handle, runtime };
-}
-
-async function connectHttp(
-  handle: HttpHandle,
-  token?: string,
-): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(
-    new URL(handle.url),
-    token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {},
-  );
-  const client = new Client({ name: 'http-test', version: '0.0.0' });
-  clients.push(client);
-  await client.connect(transport);
-  return { client, transport };
-}
-
-const initializeBody = (id = 1) => ({
-  jsonrpc: '2.0',
-  id,
-  method: 'initialize',
-  params: {
-    protocolVersion: LATEST_PROTOCOL_VERSION,
-    capabilities: {},
-    clientInfo: { name: 'raw', version: '0.0.0' },
-  },
-});
+afterEach(cleanUp);
 
 /** A tools/call of the sample's slow_echo, as a raw JSON-RPC request. */
 const slowEcho = (id: number | string, text: string, ms = 0) => ({
@@ -74,89 +30,6 @@ const slowEcho = (id: number | string, text: string, ms = 0) => ({
   method: 'tools/call',
   params: { name: 'slow_echo', arguments: { text, ms } },
 });
-
-const MCP_HEADERS = {
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-};
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** Open a session's GET stream and resolve once the server has answered its headers. */
-function listen(port: number, sessionId: string): Promise<import('node:http').ClientRequest> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({
-      host: '127.0.0.1',
-      port,
-      method: 'GET',
-      path: '/mcp',
-      agent: false,
-      headers: {
-        accept: 'text/event-stream',
-        'mcp-session-id': sessionId,
-        'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
-      },
-    });
-    req.on('response', (res) => {
-      res.on('error', () => {});
-      resolve(req);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** A request through node:http, which (unlike fetch) lets a test set Host and Origin freely. */
-function raw(
-  port: number,
-  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string },
-): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        method: options.method ?? 'POST',
-        path: options.path ?? '/mcp',
-        headers: options.headers ?? {},
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
-/** Resolves once the runtime has logged a line containing `text` (a server-side signal, not a sleep). */
-async function logged(text: string): Promise<void> {
-  await expect.poll(() => logs.some((line) => line.includes(text)), { timeout: 10_000 }).toBe(true);
-}
-
-/** Open a session with a raw initialize: the headers of a request in it. */
-async function sessionHeaders(port: number): Promise<Record<string, string>> {
-  const init = await raw(port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) });
-  return {
-    ...MCP_HEADERS,
-    'mcp-session-id': String(init.headers['mcp-session-id']),
-    'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
-  };
-}
 
 /** The sample, with slow_echo held until `release` is called (after it has logged that it started). */
 function gatedSample(): { definition: ReturnType<typeof createSample>; release: () => void } {
@@ -407,9 +280,10 @@ describe('Streamable HTTP', () => {
     expect(response.body).toContain('"structuredContent":{"text":"cut \uFFFD"');
   });
 
-  it('closes the session idle longest to make room past maxSessions, and answers 503 when all listen', async () => {
-    // No grace for new sessions here: the second is closed at once when it is the idlest.
-    const { handle } = await serve({ maxSessions: 2, newSessionGraceMs: 0 });
+  it('closes the session idle longest to make room past maxSessions, GET stream or not', async () => {
+    // No grace for new sessions here: the second is closed at once when it is the idlest. One client (one
+    // address), allowed the whole table.
+    const { handle } = await serve({ maxSessions: 2, maxSessionsPerClient: 2, newSessionGraceMs: 0 });
     const open = async () => {
       const response = await raw(handle.port, {
         headers: MCP_HEADERS,
@@ -428,16 +302,15 @@ describe('Streamable HTTP', () => {
     expect(handle.sessions()).toBe(2);
     expect((await ask(first.id)).status).toBe(404);
     expect((await ask(second.id)).status).toBe(200);
-    // With a GET stream open on each session, none is idle: a new one is refused, none is closed.
+    // A GET stream open on each session keeps none of them: the one with the oldest request goes.
     const streams = await Promise.all([second.id, third.id].map((id) => listen(handle.port, id)));
     try {
-      const refused = await raw(handle.port, {
-        headers: MCP_HEADERS,
-        body: JSON.stringify(initializeBody()),
-      });
-      expect(refused.status).toBe(503);
-      expect(refused.body).toMatch(/Too many sessions \(2\)/);
+      await ask(second.id);
+      const fourth = await open();
+      expect(fourth.status).toBe(200);
       expect(handle.sessions()).toBe(2);
+      expect((await ask(third.id)).status).toBe(404);
+      expect((await ask(second.id)).status).toBe(200);
     } finally {
       for (const stream of streams) stream.destroy();
     }
@@ -638,7 +511,8 @@ describe('Streamable HTTP', () => {
   });
 
   it('keeps a session just opened when a burst of clients passes maxSessions: the newcomers get 503', async () => {
-    const { handle } = await serve({ maxSessions: 3 });
+    // One client (one address), allowed the whole table.
+    const { handle } = await serve({ maxSessions: 3, maxSessionsPerClient: 3 });
     const burst = await Promise.all(
       Array.from({ length: 8 }, () =>
         raw(handle.port, { headers: MCP_HEADERS, body: JSON.stringify(initializeBody()) }),
@@ -881,7 +755,7 @@ describe('Streamable HTTP', () => {
     const response = await fetch(`http://127.0.0.1:${handle.port}/healthz`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
-    expect(await response.json()).toEqual({ status: 'ok', server: 'sample' });
+    expect(await response.json()).toEqual({ status: 'ok', server: 'sample', replica: handle.replica });
     const other = await fetch(`http://127.0.0.1:${handle.port}/elsewhere`);
     expect(other.status).toBe(404);
   });
@@ -927,36 +801,6 @@ describe('Streamable HTTP', () => {
     expect(runtime.sessionCount).toBe(0);
   });
 
-  it('closes idle sessions, but not one listening on a GET stream', async () => {
-    // The client opens its GET stream a moment after initialize: the timeout leaves it time to under load
-    // (at 150 ms a busy machine saw the session closed first).
-    const { handle, runtime } = await serve({ idleTimeoutMs: 1_000 });
-    const listening = await connectHttp(handle);
-    // A resources/updated sent outside any request travels on the GET stream: once one arrives, it is open.
-    let heard = 0;
-    listening.client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => {
-      heard++;
-    });
-    await listening.client.subscribeResource({ uri: 'notes://index' });
-    await expect
-      .poll(
-        () => {
-          runtime.changed('notes://index');
-          return heard;
-        },
-        { timeout: 10_000 },
-      )
-      .toBeGreaterThan(0);
-    const idle = await connectHttp(handle);
-    // The client opens its GET stream right after initialize; the idle one's is closed here.
-    await idle.transport.close();
-    await expect.poll(() => handle.sessions(), { timeout: 10_000 }).toBe(1);
-    const result = expectToolOk(
-      await listening.client.callTool({ name: 'echo_text', arguments: { text: 'still here' } }),
-    );
-    expect(result.text).toBe('still here');
-  });
-
   it('answers 405 to other methods', async () => {
     const { handle } = await serve();
     const response = await raw(handle.port, { method: 'PUT', headers: MCP_HEADERS, body: '{}' });
@@ -991,8 +835,8 @@ describe('Streamable HTTP', () => {
       expect(lower.status).toBe(200);
       expect(handle.sessions()).toBe(1);
 
-      await expect(connectHttp(handle, 'nope')).rejects.toThrow();
-      const { client } = await connectHttp(handle, token);
+      await expect(connectHttp(handle, { token: 'nope' })).rejects.toThrow();
+      const { client } = await connectHttp(handle, { token });
       const result = expectToolOk(
         await client.callTool({ name: 'echo_text', arguments: { text: 'authed' } }),
       );

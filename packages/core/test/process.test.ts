@@ -205,6 +205,18 @@ describe('the bin', () => {
     expect(result.err).toBe('shipyard-fixture: --check: this server keeps no data file to check\n');
   });
 
+  it('refuses --backup and --check with a database URL, pointing to pg_dump', async () => {
+    for (const flag of [['--backup', 'copy.db'], ['--check']]) {
+      const result = await runToExit([...flag, '--database-url', 'postgres://db/org'], {
+        FIXTURE_CHECK: 'ok',
+      });
+      expect(result.code).toBe(2);
+      expect(result.err).toContain(
+        `${flag[0]} works on the SQLite data file; with a database URL, use pg_dump`,
+      );
+    }
+  });
+
   it('refuses --backup with exit 2 when the server was given no way to back up its data', async () => {
     const result = await runToExit(['--backup', 'copy.db']);
     expect(result.code).toBe(2);
@@ -224,6 +236,16 @@ describe('the bin', () => {
     const result = await runToExit(['--transport', 'carrier-pigeon']);
     expect(result.code).toBe(2);
     expect(result.err).toContain('--transport must be stdio or http');
+  });
+
+  it('exits 2 on a database URL for a server that stores only in SQLite, showing no password', async () => {
+    const result = await runToExit([], { SHIPYARD_DATABASE_URL: 'postgres://ana:s3cret@db/org' });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain(
+      'stores only in SQLite so far: unset --database-url / SHIPYARD_DATABASE_URL',
+    );
+    expect(result.err).not.toContain('s3cret');
+    expect(result.out).toBe('');
   });
 
   it('exits 2 on --tools with an unknown name, listing the real tools', async () => {

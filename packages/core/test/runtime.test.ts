@@ -976,6 +976,23 @@ describe('subscriptions', () => {
     expect(definition.deps.outside).toBeUndefined();
   });
 
+  it('reports every URI any session subscribed to when the watch says changes may have been missed', async () => {
+    const definition = createSample();
+    harness = await connect(definition);
+    const { client, connectClient } = harness;
+    const other = await connectClient();
+    const mine = collectUpdates(client);
+    const theirs = collectUpdates(other);
+    await client.subscribeResource({ uri: 'notes://a1' });
+    await other.subscribeResource({ uri: 'notes://a2' });
+    await other.subscribeResource({ uri: 'notes://index' });
+    definition.deps.outsideAll?.();
+    await flush(client);
+    await flush(other);
+    expect(mine).toEqual(['notes://a1']);
+    expect(theirs.sort()).toEqual(['notes://a2', 'notes://index']);
+  });
+
   it("notifies another session subscribed to the resource the first session's tool changed", async () => {
     const { client, connectClient, runtime } = await start();
     const other = await connectClient();

@@ -26,6 +26,24 @@ export {
   SERVER_NAME_PATTERN,
   type ShipyardDatabase,
 } from './open.js';
+export {
+  changeChannel,
+  EVERYTHING,
+  type ListenOptions,
+  listenChanges,
+  NOTIFY_MAX_BYTES,
+  notifyChanges,
+  RECONNECT_MS,
+} from './postgres/changes.js';
+export { chooseEngine, type Engine, redactUrl, schemaName } from './postgres/engine.js';
+export { postgresErrors } from './postgres/errors.js';
+export { migratePostgres } from './postgres/migrate.js';
+export {
+  type OpenPostgresOptions,
+  openPostgres,
+  type PostgresDatabase,
+  pgTransaction,
+} from './postgres/open.js';
 export { preparedOnce } from './prepared.js';
 export {
   type ShipyardTransaction,

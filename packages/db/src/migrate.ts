@@ -24,14 +24,22 @@ function appliedUpTo(sqlite: ShipyardDatabase['sqlite']): number | undefined {
   return last === undefined || last === null ? undefined : Number(last);
 }
 
-/** A file migrated by a newer release: this one would read or write it by an older schema. */
-function newerRelease(file: string, last: number, newest: number): Error {
+/**
+ * A database migrated by a newer release: this one would read or write it by an older schema. `what` names
+ * it (a file, a schema); `elsewhere` is what to give this release instead.
+ */
+export function newerRelease(
+  what: string,
+  last: number,
+  newest: number,
+  elsewhere = 'another data directory',
+): Error {
   const day = (millis: number) =>
     Number.isFinite(millis) ? new Date(millis).toISOString().slice(0, 10) : '?';
   return new Error(
-    `${file} was migrated by a newer release of this server (its last migration is of ${day(last)}, the ` +
+    `${what} was migrated by a newer release of this server (its last migration is of ${day(last)}, the ` +
       `newest this release knows is of ${day(newest)}), so this release does not know its tables. Nothing ` +
-      'was changed: run the newer release, or give this one another data directory.',
+      `was changed: run the newer release, or give this one ${elsewhere}.`,
   );
 }
 

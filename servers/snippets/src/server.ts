@@ -1,5 +1,5 @@
 import { defineServer } from '@shipyard/core';
-import { sqliteErrors } from '@shipyard/db';
+import { postgresErrors, sqliteErrors } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import type { SnippetsDeps } from './deps.js';
 import { prompts } from './prompts.js';
@@ -40,8 +40,10 @@ export function createSnippetsServer(deps: SnippetsDeps) {
     prompts,
     warmUp: () => deps.store.warmUp(),
     close: () => deps.store.close(),
-    watch: (changed) => deps.store.watch(changed),
-    mapError: sqliteErrors,
+    watch: (changed, changedAll) => deps.store.watch(changed, changedAll),
+    // --database-url: the store is PostgreSQL's (index.ts picks it from the config).
+    postgres: true,
+    mapError: (error) => sqliteErrors(error) ?? postgresErrors(error),
   });
 }
 

@@ -2,10 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { callOk, spawnServer } from '@shipyard/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
-import { bin } from './helpers.js';
+import { bin, binArgs, engine, onPostgres } from './helpers.js';
 
 let dataDir: string;
 beforeAll(() => {
@@ -15,8 +16,8 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('the built bin serves over stdio on its SQLite file, with Linguist data loaded on first use', async () => {
-  const client = await spawnServer(bin, ['--data-dir', dataDir]);
+it(`the built bin serves over stdio on ${engine}, with Linguist data loaded on first use`, async () => {
+  const client = await spawnServer(bin, await binArgs(dataDir));
   try {
     expect(client.getServerVersion()).toMatchObject({ name: 'shipyard-snippets', version: pkg.version });
     expect((await client.listTools()).tools).toHaveLength(9);
@@ -56,3 +57,31 @@ it('takes --backup FILE through @shipyard/db: without a data file it exits 1 nam
     rmSync(empty, { recursive: true, force: true });
   }
 });
+
+// Cold start: the PostgreSQL driver loads only for a database URL.
+it.skipIf(onPostgres)(
+  'a start on SQLite never loads the PostgreSQL driver; one on a database URL does',
+  async () => {
+    const hook = fileURLToPath(new URL('./fixtures/report-pg-load.cjs', import.meta.url));
+    const stderr: string[] = [];
+    const client = await spawnServer(bin, ['--data-dir', dataDir], {
+      env: { NODE_OPTIONS: `--require ${hook}` },
+      stderr,
+    });
+    try {
+      await callOk(client, 'save_snippet', { title: 'Cold', code: 'cold()' });
+    } finally {
+      await client.close();
+    }
+    expect(stderr.join('')).not.toContain('loaded pg');
+    // The hook does report the driver when it loads (a URL nothing listens on: the start fails after loading it).
+    const failed: string[] = [];
+    const other = await spawnServer(bin, ['--database-url', 'postgres://nobody@127.0.0.1:1/none'], {
+      env: { NODE_OPTIONS: `--require ${hook}` },
+      stderr: failed,
+    });
+    await other.callTool({ name: 'search_snippets', arguments: {} }).catch(() => {});
+    await other.close();
+    expect(failed.join('')).toContain('loaded pg');
+  },
+);

@@ -30,11 +30,12 @@ describe('bulk_update_tickets', () => {
   it('applies each key on its own: unknown keys, refused moves and stale versions fail alone', async () => {
     for (let i = 1; i <= 4; i++) await seedTicket(client, { title: `Ticket ${i}`, labels: ['old'] });
     await callOk(client, 'update_ticket', { key: 'SHIP-3', title: 'Edited elsewhere' }); // SHIP-3 is at 2
+    await callOk(client, 'transition_ticket', { key: 'SHIP-2', status: 'in_progress' }); // SHIP-2 is at 2
     const answer = await bulk([
       { key: 'ship-1', priority: 'high', assignee: 'me', add_labels: ['UI'], remove_labels: ['old'] },
       { key: 'SHIP-99', priority: 'low' },
-      // Backlog cannot go straight to done; its priority, applied first, is taken back with it.
-      { key: 'SHIP-2', priority: 'urgent', status: 'done' },
+      // No move back between open statuses; its priority, applied first, is taken back with it.
+      { key: 'SHIP-2', priority: 'urgent', status: 'todo' },
       { key: 'SHIP-3', expected_version: 1, priority: 'low' },
       { key: 'SHIP-4', expected_version: 1, status: 'todo', assignee: 'bo' },
     ]);
@@ -53,7 +54,7 @@ describe('bulk_update_tickets', () => {
       changed: ['priority', 'assignee', 'labels'],
     });
     expect(answer.results[1]?.error?.message).toContain('SHIP-99');
-    expect(answer.results[2]?.error?.message).toContain('cannot move from backlog to done');
+    expect(answer.results[2]?.error?.message).toContain('cannot move from in_progress to todo');
     expect(answer.results[3]?.error).toMatchObject({
       message: expect.stringContaining('SHIP-3 is at version 2, not 1'),
       hint: expect.stringContaining('get_ticket'),
@@ -62,7 +63,7 @@ describe('bulk_update_tickets', () => {
     expect(answer.results[4]).toMatchObject({ ok: true, changed: ['assignee', 'status'] });
 
     expect(await get('SHIP-1')).toMatchObject({ priority: 'high', assignee: 'ana', labels: ['ui'] });
-    expect(await get('SHIP-2')).toMatchObject({ priority: 'none', status: 'backlog', version: 1 });
+    expect(await get('SHIP-2')).toMatchObject({ priority: 'none', status: 'in_progress', version: 2 });
     expect(await get('SHIP-3')).toMatchObject({ priority: 'none', version: 2 });
     expect(await get('SHIP-4')).toMatchObject({ status: 'todo', assignee: 'bo' });
   });

@@ -79,9 +79,12 @@ export interface SnippetsStore {
   completeIds(prefix: string): Promise<string[]>;
   completeTags(prefix: string): Promise<string[]>;
   completeLanguages(prefix: string): Promise<string[]>;
-  /** Report the URIs other processes on the same data change; returns the function that stops it. */
-  watch(changed: (...uris: string[]) => void): () => void;
+  /**
+   * Report the URIs other processes on the same data change, or, when changes may have been missed, call
+   * `changedAll`; returns the function that stops it.
+   */
+  watch(changed: (...uris: string[]) => void, changedAll?: () => void): () => void;
   /** Open what is opened lazily (the database). */
-  warmUp(): void;
-  close(): void;
+  warmUp(): void | Promise<void>;
+  close(): void | Promise<void>;
 }

@@ -10,43 +10,21 @@ import {
   lineCount,
   newSnippetId,
   type Outcome,
-  type Snippet,
   type SnippetFields,
   type SnippetRecord,
-  type SnippetSummary,
   type SnippetVersion,
   snippetUri,
   touchedUris,
   USE_WEIGHT,
   versionMismatch,
 } from '../../domain/model.js';
+import { META, notFound, nowIso, type Row, toSnippet, toSummary } from '../rows.js';
 import type { SearchQuery, SnippetsStore } from '../types.js';
 import type { SnippetsDatabase } from './open.js';
 
 /** A search may have at most this many words, each of which must match. */
 export const MAX_QUERY_WORDS = 16;
 
-interface Row {
-  n: number;
-  id: string;
-  title: string;
-  language: string | null;
-  description: string;
-  tags: string;
-  source: string | null;
-  version: number;
-  worked: number;
-  failed: number;
-  last_used_at: string | null;
-  created_at: string;
-  updated_at: string;
-  head: string;
-  lines: number;
-  code?: string;
-}
-
-const META = `s.n, s.id, s.title, s.language, s.description, s.tags, s.source, s.version, s.worked, s.failed,
-  s.last_used_at, s.created_at, s.updated_at, s.head, s.lines`;
 const BM25 = `bm25(snippets_fts, ${BM25_WEIGHTS.join(', ')})`;
 /** bm25 times the use factor of model.ts (useFactor), in SQL. */
 const RANK = `hits.score * (1.0 + ${USE_WEIGHT} * (s.worked - s.failed) / (s.worked + s.failed + 2.0))`;
@@ -55,49 +33,6 @@ const ORDER: Record<SearchQuery['sort'], string> = {
   recent: 's.updated_at DESC, s.n DESC',
   most_used: '(s.worked + s.failed) DESC, s.worked DESC, s.updated_at DESC, s.n DESC',
 };
-
-/** The description as a list shows it. */
-const LIST_DESCRIPTION_CHARS = 300;
-
-const toSnippet = (row: Row): Snippet => ({
-  id: row.id,
-  title: row.title,
-  code: row.code ?? '',
-  language: row.language,
-  description: row.description,
-  tags: JSON.parse(row.tags) as string[],
-  source: row.source,
-  version: row.version,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-  worked: row.worked,
-  failed: row.failed,
-  last_used_at: row.last_used_at,
-});
-
-const toSummary = (row: Row): SnippetSummary => ({
-  id: row.id,
-  title: row.title,
-  language: row.language,
-  tags: JSON.parse(row.tags) as string[],
-  description:
-    row.description.length > LIST_DESCRIPTION_CHARS
-      ? `${row.description.slice(0, LIST_DESCRIPTION_CHARS - 1)}…`
-      : row.description,
-  head: row.head,
-  lines: row.lines,
-  version: row.version,
-  worked: row.worked,
-  failed: row.failed,
-  updated_at: row.updated_at,
-});
-
-const notFound = (id: string) =>
-  new NotFound(`No snippet ${JSON.stringify(id)}`, {
-    hint: 'Find the id with `search_snippets`; ids look like sn-7f3k2',
-  });
-
-const nowIso = () => new Date().toISOString();
 
 /** The index's columns for a snippet: title, tags, description, code and the parts of its identifiers. */
 export const ftsColumns = (fields: SnippetFields) => [

@@ -1,0 +1,19 @@
+import { migratePostgres, openPostgres, type PostgresDatabase } from '@shipyard/db';
+import { schema } from './schema.js';
+
+export type SnippetsPgDatabase = PostgresDatabase<typeof schema>;
+
+/** Open a pool on the database the URL names and bring the `snippets` schema up to date. */
+export async function openSnippetsPostgres(
+  url: string,
+  migrationsFolder: string,
+): Promise<SnippetsPgDatabase> {
+  const database = await openPostgres({ url, server: 'snippets', schema });
+  try {
+    await migratePostgres(database, migrationsFolder);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}

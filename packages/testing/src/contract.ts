@@ -30,7 +30,8 @@ const explicitHints = (annotations: { readOnlyHint?: boolean } | undefined) =>
 /**
  * Assert what a server exposes through `client`: exactly these tool, resource (static URIs and templates)
  * and prompt names; every tool has a title, input and output schemas and the hints it must list (see
- * explicitHints); and the description lint of `definition` has no errors. Throws one error listing every problem.
+ * explicitHints); and the description lint of `definition` has no errors. Throws one error listing every
+ * problem.
  */
 export async function assertContract(
   client: Client,

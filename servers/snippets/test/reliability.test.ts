@@ -5,10 +5,15 @@ import {
   checkCrashSafety,
   crashSafetyTitle,
 } from '@shipyard/testing';
-import { expect, it } from 'vitest';
-import { bin } from './helpers.js';
+import { beforeAll, expect, it } from 'vitest';
+import { bin, databaseUrlFor, engine, onPostgres } from './helpers.js';
 
-// Needs the built bin (the package's test script builds first).
+// Needs the built bin (the package's test script builds first). On PostgreSQL the processes share one
+// database (the data dir is unused): what is killed is the server, between its commit and its answer.
+let databaseUrl = '';
+beforeAll(async () => {
+  if (onPostgres) databaseUrl = await databaseUrlFor('crash-safety');
+});
 
 interface Found {
   id: string;
@@ -26,7 +31,7 @@ const textOf = (snippet: Found) =>
 
 const adapter: CrashSafetyAdapter = {
   bin,
-  args: (dataDir) => ['--data-dir', dataDir],
+  args: (dataDir) => (onPostgres ? ['--database-url', databaseUrl] : ['--data-dir', dataDir]),
   write: async (client, item) =>
     (
       await callOk<{ snippet: { id: string } }>(client, 'save_snippet', {
@@ -52,7 +57,7 @@ const adapter: CrashSafetyAdapter = {
   },
 };
 
-it(crashSafetyTitle(adapter), async () => {
+it(`${crashSafetyTitle(adapter)} (${engine})`, async () => {
   const rounds = await checkCrashSafety(adapter);
   expect(rounds.every((round) => round.inFlightAtKill > 0)).toBe(true);
 }, 60_000);

@@ -6,9 +6,9 @@ export interface SprintDeps {
   /** The clock (tests pass a fixed one). */
   now?: () => Date;
   /** Opens what the store opens lazily; called once the first client has initialized. */
-  warmUp?: () => void;
+  warmUp?: () => void | Promise<void>;
   /** Called once on shutdown (closes the database). */
-  close?: () => void;
+  close?: () => void | Promise<void>;
 }
 
 /** The define helpers of this server: their handlers get `ctx.deps` as SprintDeps. */

@@ -1,5 +1,5 @@
 import { defineServer } from '@shipyard/core';
-import { sqliteErrors } from '@shipyard/db';
+import { postgresErrors, sqliteErrors } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import type { SprintDeps } from './deps.js';
 import { prompts } from './prompts.js';
@@ -60,9 +60,12 @@ export function createSprintServer(deps: SprintDeps) {
     prompts,
     warmUp: () => deps.warmUp?.(),
     close: () => deps.close?.(),
-    mapError: sqliteErrors,
-    // Several hosts may share one data directory: their changes reach this process's subscribers too.
-    watch: (changed) => deps.store.watch(changed),
+    mapError: (error) => sqliteErrors(error) ?? postgresErrors(error),
+    // Several hosts may share one data directory, or replicas one database: their changes reach this
+    // process's subscribers too.
+    watch: (changed, changedAll) => deps.store.watch(changed, changedAll),
+    // --database-url: the store is PostgreSQL's (index.ts picks it from the config).
+    postgres: true,
   });
 }
 

@@ -1,11 +1,51 @@
 import { fileURLToPath } from 'node:url';
 import { type ConnectOptions, callOk, connect } from '@shipyard/testing';
+import { type FreshDatabase, freshDatabase, testDatabaseUrl, testEngine } from '@shipyard/testing/postgres';
+import { afterAll } from 'vitest';
 import { createSprintServer } from '../src/server.js';
-import { openSprintDatabase } from '../src/store/sqlite/open.js';
-import { SqliteSprintStore } from '../src/store/sqlite/store.js';
+import { lazySprintPostgresStore, openSprintPostgres } from '../src/store/postgres/open.js';
+import { lazySprintStore, openSprintDatabase } from '../src/store/sqlite/open.js';
 
 export const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
+export const postgresMigrations = fileURLToPath(new URL('../drizzle-postgres', import.meta.url));
 export const bin = fileURLToPath(new URL('../dist/index.cjs', import.meta.url));
+
+/** The engine this run tests (SHIPYARD_TEST_DB). */
+export const engine = testEngine();
+export const onPostgres = engine === 'postgres';
+
+// On PostgreSQL, a data dir stands for a database: servers on one data dir share one database, as
+// processes on one SQLite file do. Every test file's databases are dropped after it.
+const databases = new Map<string, Promise<FreshDatabase>>();
+let fresh = 0;
+afterAll(async () => {
+  const made = [...databases.values()];
+  databases.clear();
+  for (const database of made) await (await database).drop();
+});
+
+/** The database URL standing for `dataDir` (a new database for each undefined or ':memory:'). */
+export async function databaseUrlFor(dataDir?: string): Promise<string> {
+  const key = dataDir === undefined || dataDir === ':memory:' ? `:fresh:${fresh++}` : dataDir;
+  let database = databases.get(key);
+  if (!database) {
+    database = freshDatabase(testDatabaseUrl());
+    databases.set(key, database);
+  }
+  return (await database).url;
+}
+
+/** A store of the engine under test on a data dir (default in memory, or a new database). */
+export async function openStore(dataDir = ':memory:') {
+  if (!onPostgres) return lazySprintStore(() => openSprintDatabase(dataDir, migrations));
+  const url = await databaseUrlFor(dataDir);
+  return lazySprintPostgresStore(() => openSprintPostgres(url, postgresMigrations));
+}
+
+/** The arguments that start the built bin on the engine under test, on `dataDir`. */
+export async function binArgs(dataDir: string): Promise<string[]> {
+  return onPostgres ? ['--database-url', await databaseUrlFor(dataDir)] : ['--data-dir', dataDir];
+}
 
 /** A clock the test moves by hand. */
 export function clock(start: string) {
@@ -18,17 +58,17 @@ export function clock(start: string) {
   };
 }
 
-/** A fresh in-memory server on a fixed clock and a real MCP client connected to it (user "ana"). */
-export async function connectSprint(options: ConnectOptions & { at?: string } = {}) {
-  const database = openSprintDatabase(':memory:', migrations);
-  const time = clock(options.at ?? '2026-03-02T09:00:00Z');
-  const definition = createSprintServer({
-    store: new SqliteSprintStore(() => database),
-    now: time.now,
-    close: () => database.close(),
-  });
-  const client = await connect(definition, { user: 'ana', ...options });
-  return { client, definition, database, time };
+/**
+ * A server on a fixed clock and a real MCP client connected to it (user "ana"), on the engine under test:
+ * fresh (in memory, or a new database) unless `dataDir` is given.
+ */
+export async function connectSprint(options: ConnectOptions & { at?: string; dataDir?: string } = {}) {
+  const { at, dataDir, ...connectOptions } = options;
+  const store = await openStore(dataDir);
+  const time = clock(at ?? '2026-03-02T09:00:00Z');
+  const definition = createSprintServer({ ...store, now: time.now });
+  const client = await connect(definition, { user: 'ana', ...connectOptions });
+  return { client, definition, store, time };
 }
 
 export type SprintClient = Awaited<ReturnType<typeof connectSprint>>['client'];

@@ -79,8 +79,8 @@ export interface SprintHistoryRow {
 }
 
 /**
- * The storage of the sprint server, one engine behind it (SQLite today). Every method is async so that an
- * engine with a network round trip fits; writes decide and write in one transaction.
+ * The storage of the sprint server, in SQLite (`sqlite/`) or PostgreSQL (`postgres/`). Every method is
+ * async; a write loads what it decides on, decides and writes in one transaction.
  */
 export interface SprintStore {
   createSprint(input: NewSprint, by: Actor): Promise<{ sprint: Sprint } & Changed>;
@@ -133,6 +133,9 @@ export interface SprintStore {
     through?: string,
   ): Promise<{ points: number; stories: number; unestimated: number }>;
   completeSprintKeys(prefix: string): Promise<string[]>;
-  /** Report the URIs other processes change (for subscribers); returns the function that stops it. */
-  watch(changed: (...uris: string[]) => void): () => void;
+  /**
+   * Report the URIs other processes change (for subscribers), or, when changes may have been missed, call
+   * `changedAll`; returns the function that stops it.
+   */
+  watch(changed: (...uris: string[]) => void, changedAll?: () => void): () => void;
 }

@@ -6,16 +6,11 @@ import {
   BACKLOG_URI,
   checkDates,
   keyId,
-  type Priority,
   round1,
   SPRINT_KEY,
-  type Sprint,
-  type SprintStatus,
   STORY_KEY,
   STORY_STATUSES,
-  type Story,
   type StoryStatus,
-  type StorySummary,
   sprintKey,
   sprintUris,
   storyKey,
@@ -31,6 +26,18 @@ import {
   sprintNotFound,
   storyNotFound,
 } from '../../domain/rules.js';
+import {
+  type EventDbRow,
+  joinStatus,
+  moveEvents,
+  SUMMARY_COLUMNS,
+  type SprintRow,
+  type StoryRow,
+  toEvent,
+  toSprint,
+  toStory,
+  toSummary,
+} from '../rows.js';
 import type {
   Actor,
   BacklogFilter,
@@ -43,129 +50,6 @@ import type {
   StoryPatch,
 } from '../types.js';
 import type { SprintDatabase } from './open.js';
-
-interface SprintRow {
-  id: number;
-  team: string;
-  name: string;
-  goal: string;
-  start_date: string;
-  end_date: string;
-  capacity: number | null;
-  status: string;
-  started_at: string | null;
-  closed_at: string | null;
-  summary: string | null;
-  version: number;
-}
-
-interface StoryRow {
-  id: number;
-  team: string;
-  title: string;
-  description: string;
-  acceptance: string;
-  points: number | null;
-  priority: string;
-  assignee: string | null;
-  status: string;
-  sprint_id: number | null;
-  rank: string;
-  ticket_ref: string | null;
-  version: number;
-  created_at: string;
-  updated_at: string;
-}
-
-interface EventDbRow {
-  story_id: number;
-  sprint_id: number | null;
-  type: string;
-  from_value: string | null;
-  to_value: string | null;
-  points: number | null;
-  at: string;
-}
-
-const toSprint = (row: SprintRow): Sprint => ({
-  key: sprintKey(row.id),
-  team: row.team,
-  name: row.name,
-  goal: row.goal,
-  start_date: row.start_date,
-  end_date: row.end_date,
-  capacity: row.capacity,
-  status: row.status as SprintStatus,
-  started_at: row.started_at,
-  closed_at: row.closed_at,
-  version: row.version,
-});
-
-const toStory = (row: StoryRow): Story => ({
-  key: storyKey(row.id),
-  team: row.team,
-  title: row.title,
-  description: row.description,
-  acceptance: JSON.parse(row.acceptance) as string[],
-  points: row.points,
-  priority: row.priority as Priority,
-  assignee: row.assignee,
-  status: row.status as StoryStatus,
-  sprint: row.sprint_id === null ? null : sprintKey(row.sprint_id),
-  rank: row.rank,
-  ticket_ref: row.ticket_ref,
-  version: row.version,
-  created_at: row.created_at,
-  updated_at: row.updated_at,
-});
-
-const SUMMARY_COLUMNS = 'id, title, points, priority, assignee, status, sprint_id, ticket_ref, version';
-const toSummary = (
-  row: Pick<
-    StoryRow,
-    'id' | 'title' | 'points' | 'priority' | 'assignee' | 'status' | 'sprint_id' | 'ticket_ref' | 'version'
-  >,
-): StorySummary => ({
-  key: storyKey(row.id),
-  title: row.title,
-  points: row.points,
-  priority: row.priority as Priority,
-  assignee: row.assignee,
-  status: row.status as StoryStatus,
-  sprint: row.sprint_id === null ? null : sprintKey(row.sprint_id),
-  ticket_ref: row.ticket_ref,
-  version: row.version,
-});
-
-/** Event rows as the metrics read them. The status of added, removed and commit events is in `status`. */
-const toEvent = (row: EventDbRow): EventRow => {
-  const type = row.type as EventType;
-  const event: EventRow = {
-    story: storyKey(row.story_id),
-    sprint: row.sprint_id === null ? null : sprintKey(row.sprint_id),
-    type,
-    from: row.from_value,
-    to: row.to_value,
-    points: row.points,
-    at: row.at,
-  };
-  // Moves keep the story's status in from_value's place: see recordMove.
-  if (type === 'added' || type === 'removed' || type === 'carried' || type === 'commit') {
-    const [status, place] = splitStatus(row.from_value);
-    event.status = status;
-    event.from = place;
-  }
-  return event;
-};
-
-/** from_value of a move event: `<status>|<other place>` (place empty for the backlog). */
-const joinStatus = (status: string, place: string | null) => `${status}|${place ?? ''}`;
-const splitStatus = (value: string | null): [string | null, string | null] => {
-  if (value === null) return [null, null];
-  const bar = value.indexOf('|');
-  if (bar < 0) return [value, null];
-  return [value.slice(0, bar), value.slice(bar + 1) || null];
-};
 
 export class SqliteSprintStore implements SprintStore {
   constructor(private readonly open: () => SprintDatabase) {}
@@ -248,29 +132,8 @@ export class SqliteSprintStore implements SprintStore {
     by: Actor,
     leaving: 'removed' | 'carried' = 'removed',
   ) {
-    if (fromSprint === toSprint) return;
-    const place = (id: number | null) => (id === null ? null : sprintKey(id));
-    if (fromSprint !== null) {
-      this.event(
-        story.id,
-        fromSprint,
-        leaving,
-        joinStatus(story.status, place(toSprint)),
-        place(toSprint),
-        story.points,
-        by,
-      );
-    }
-    if (toSprint !== null) {
-      this.event(
-        story.id,
-        toSprint,
-        'added',
-        joinStatus(story.status, place(fromSprint)),
-        place(toSprint),
-        story.points,
-        by,
-      );
+    for (const e of moveEvents(story, fromSprint, toSprint, leaving)) {
+      this.event(e.storyId, e.sprintId, e.type, e.from, e.to, e.points, by);
     }
   }
 

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { type ConnectOptions, callOk, connect } from '@shipyard/testing';
 import { type FreshDatabase, freshDatabase, testDatabaseUrl, testEngine } from '@shipyard/testing/postgres';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { createSprintServer } from '../src/server.js';
 import { lazySprintPostgresStore, openSprintPostgres } from '../src/store/postgres/open.js';
 import { lazySprintStore, openSprintDatabase } from '../src/store/sqlite/open.js';
@@ -69,6 +69,25 @@ export async function connectSprint(options: ConnectOptions & { at?: string; dat
   const definition = createSprintServer({ ...store, now: time.now });
   const client = await connect(definition, { user: 'ana', ...connectOptions });
   return { client, definition, store, time };
+}
+
+/**
+ * How often a subscriber in the writing process hears of one write: on PostgreSQL once from the process
+ * itself and once from the notice it hears, as every replica on the database does.
+ */
+export const reportsPerWrite = onPostgres ? 2 : 1;
+
+/**
+ * Subscribe to the sprint list and, on PostgreSQL, wait for the report every subscription gets once the
+ * listener holds (notices before it are missed), then forget it: what is reported next comes from writes.
+ */
+export async function untilWatching(
+  client: Pick<SprintClient, 'subscribeResource'>,
+  updates: string[],
+): Promise<void> {
+  await client.subscribeResource({ uri: 'sprint://sprints' });
+  if (onPostgres) await expect.poll(() => updates, { timeout: 5_000 }).toContain('sprint://sprints');
+  updates.length = 0;
 }
 
 export type SprintClient = Awaited<ReturnType<typeof connectSprint>>['client'];

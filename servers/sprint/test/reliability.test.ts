@@ -5,14 +5,20 @@ import {
   checkCrashSafety,
   crashSafetyTitle,
 } from '@shipyard/testing';
-import { expect, it } from 'vitest';
-import { bin } from './helpers.js';
+import { beforeAll, expect, it } from 'vitest';
+import { bin, databaseUrlFor, engine, onPostgres } from './helpers.js';
 
 // Needs the built bin (the package's test script builds first).
 
+// On PostgreSQL every round restarts on one database, made before the run.
+let databaseUrl = '';
+beforeAll(async () => {
+  if (onPostgres) databaseUrl = await databaseUrlFor();
+});
+
 const adapter: CrashSafetyAdapter = {
   bin,
-  args: (dataDir) => ['--data-dir', dataDir],
+  args: (dataDir) => (onPostgres ? ['--database-url', databaseUrl] : ['--data-dir', dataDir]),
   write: async (client, item) =>
     (await callOk<{ key: string }>(client, 'create_story', { title: item.text })).key,
   list: async (client) =>
@@ -25,7 +31,7 @@ const adapter: CrashSafetyAdapter = {
   search: { none: 'sprint has no search tool' },
 };
 
-it(crashSafetyTitle(adapter), async () => {
+it(`${crashSafetyTitle(adapter)} (${engine})`, async () => {
   const rounds = await checkCrashSafety(adapter);
   expect(rounds.every((round) => round.inFlightAtKill > 0)).toBe(true);
 }, 60_000);

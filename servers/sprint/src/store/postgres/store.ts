@@ -45,6 +45,9 @@ export function createPostgresStore(database: () => Promise<SprintPgDatabase>): 
   const write = async <T extends Changed>(fn: (tx: Query) => Promise<T>) => {
     const { pool, schema } = await database();
     return pgTransaction(pool, async (tx) => {
+      // What a write reads after its team's lock must be what the last writer committed, whatever the
+      // database's default isolation: each statement of READ COMMITTED reads the latest commits.
+      await tx.query('SET TRANSACTION ISOLATION LEVEL READ COMMITTED');
       const result = await fn(tx);
       await notifyChanges(tx, schema, result.changed);
       return result;

@@ -439,9 +439,7 @@ describe('resources', () => {
     await createStory(client, { sprint: 'S-1' });
     await expect.poll(seen).toEqual(times('sprint://S-1/board', 1));
     await callOk(client, 'move_story', { story: 'ST-1', to: 'backlog' });
-    await expect
-      .poll(seen)
-      .toEqual([...times('sprint://S-1/board', 2), ...times('sprint://backlog', 1)]);
+    await expect.poll(seen).toEqual([...times('sprint://S-1/board', 2), ...times('sprint://backlog', 1)]);
   });
 });
 

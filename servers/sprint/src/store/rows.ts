@@ -86,7 +86,8 @@ export const toStory = (row: StoryRow): Story => ({
   updated_at: row.updated_at,
 });
 
-export const SUMMARY_COLUMNS = 'id, title, points, priority, assignee, status, sprint_id, ticket_ref, version';
+export const SUMMARY_COLUMNS =
+  'id, title, points, priority, assignee, status, sprint_id, ticket_ref, version';
 export const toSummary = (
   row: Pick<
     StoryRow,
@@ -156,10 +157,20 @@ export function moveEvents(
   const events: NewEvent[] = [];
   const common = { storyId: story.id, to: place(toSprint), points: story.points };
   if (fromSprint !== null) {
-    events.push({ ...common, sprintId: fromSprint, type: leaving, from: joinStatus(story.status, place(toSprint)) });
+    events.push({
+      ...common,
+      sprintId: fromSprint,
+      type: leaving,
+      from: joinStatus(story.status, place(toSprint)),
+    });
   }
   if (toSprint !== null) {
-    events.push({ ...common, sprintId: toSprint, type: 'added', from: joinStatus(story.status, place(fromSprint)) });
+    events.push({
+      ...common,
+      sprintId: toSprint,
+      type: 'added',
+      from: joinStatus(story.status, place(fromSprint)),
+    });
   }
   return events;
 }

@@ -5,9 +5,9 @@ import type { SprintVelocity } from '../../domain/metrics.js';
 import { round1, STORY_STATUSES, sprintKey, storyKey } from '../../domain/model.js';
 import {
   type EventDbRow,
-  SUMMARY_COLUMNS,
   type SprintRow,
   type StoryRow,
+  SUMMARY_COLUMNS,
   toEvent,
   toSprint,
   toStory,
@@ -157,7 +157,9 @@ export function postgresReads(database: () => Promise<SprintPgDatabase>): Reads 
 
     closedSprints: async (team: string, limit: number): Promise<SprintHistoryRow[]> => {
       const rows = (
-        await (await pool()).query<SprintRow>(
+        await (
+          await pool()
+        ).query<SprintRow>(
           "SELECT * FROM sprints WHERE team = $1 AND status = 'closed' ORDER BY id DESC LIMIT $2",
           [team, limit],
         )
@@ -235,7 +237,9 @@ export function postgresReads(database: () => Promise<SprintPgDatabase>): Reads 
     completeSprintKeys: async (prefix: string) => {
       const digits = prefix.replace(/^s-?/i, '').replace(/\D/g, '');
       return (
-        await (await pool()).query<{ id: number }>(
+        await (
+          await pool()
+        ).query<{ id: number }>(
           'SELECT id FROM sprints WHERE id::text LIKE $1 ORDER BY id::text COLLATE "C" LIMIT 100',
           [`${digits}%`],
         )

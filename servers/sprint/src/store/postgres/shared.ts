@@ -14,18 +14,15 @@ export type Query = Pick<PoolClient, 'query'>;
  * one team are serialized as on SQLite (ranks are chosen between neighbours, and a sprint's stories are
  * counted at start and close), and with one lock taken first no two writes wait on each other.
  */
-const teamLock = (team: string) => `pg_advisory_xact_lock(hashtext('shipyard.sprint.team'), hashtext(${team}))`;
+const teamLock = (team: string) =>
+  `pg_advisory_xact_lock(hashtext('shipyard.sprint.team'), hashtext(${team}))`;
 
 export async function lockTeam(tx: Query, team: string): Promise<void> {
   await tx.query(`SELECT ${teamLock('$1')}`, [team]);
 }
 
 /** A sprint by key; `lock`: take its team's lock, then the row FOR UPDATE (or FOR SHARE). */
-export async function sprintRow(
-  tx: Query,
-  key: string,
-  lock?: 'team' | 'share',
-): Promise<SprintRow> {
+export async function sprintRow(tx: Query, key: string, lock?: 'team' | 'share'): Promise<SprintRow> {
   const id = keyId(key, SPRINT_KEY);
   if (id !== undefined && lock === 'team') {
     await tx.query(`SELECT ${teamLock('team')} FROM sprints WHERE id = $1`, [id]);

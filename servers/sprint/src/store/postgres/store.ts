@@ -24,15 +24,7 @@ import { moveEvents, type NewEvent, type SprintRow, type StoryRow, toSprint, toS
 import type { Actor, Changed, Move, NewSprint, NewStory, SprintStore, StoryPatch } from '../types.js';
 import type { SprintPgDatabase } from './open.js';
 import { postgresReads } from './reads.js';
-import {
-  insertEvents,
-  lastRank,
-  loadEvents,
-  lockTeam,
-  type Query,
-  sprintRow,
-  storyRow,
-} from './shared.js';
+import { insertEvents, lastRank, loadEvents, lockTeam, type Query, sprintRow, storyRow } from './shared.js';
 
 const storyChanged = (sprint: SprintRow | null): string[] =>
   sprint ? sprintUris(sprintKey(sprint.id)) : [BACKLOG_URI];
@@ -293,7 +285,16 @@ export function createPostgresStore(database: () => Promise<SprintPgDatabase>): 
         ).rows[0] as StoryRow;
         await insertEvents(
           tx,
-          [{ storyId: row.id, sprintId: row.sprint_id, type: 'status', from, to: status, points: row.points }],
+          [
+            {
+              storyId: row.id,
+              sprintId: row.sprint_id,
+              type: 'status',
+              from,
+              to: status,
+              points: row.points,
+            },
+          ],
           by,
         );
         return { story: toStory(updated), from, changed: storyChanged(sprint) };

@@ -168,7 +168,7 @@ it(`tells a subscriber of one process about a write made through another (${engi
   }
 });
 
-describe('two writers with the same expected_version', () => {
+describe('two servers on one data, writing at once', () => {
   const update = (client: SprintClient, title: string) =>
     client.callTool({ name: 'update_story', arguments: { story: 'ST-1', expected_version: 1, title } });
   /** The error code of a tool result, or 'ok'. */
@@ -198,7 +198,7 @@ describe('two writers with the same expected_version', () => {
     };
   }
 
-  it(`give one success and one Conflict, and the losing edit is not written (${engine})`, async () => {
+  it(`two writers with the same expected_version: one success and one Conflict, the losing edit not written (${engine})`, async () => {
     const { a, b, close } = await twoServers();
     try {
       const results = await Promise.all([update(a, 'from a'), update(b, 'from b')]);
@@ -212,17 +212,18 @@ describe('two writers with the same expected_version', () => {
     }
   });
 
-  // Both writers are made to reach the story while a third transaction holds its row: a store that read the
-  // version without locking it would let both pass the check and write twice.
-  it.runIf(onPostgres)('on PostgreSQL, both released at once: one success and one Conflict', async () => {
-    const { dir, a, b, close } = await twoServers();
+  /**
+   * Start `calls` while a third transaction holds the rows `lock` selects, wait until `waiting` of them wait
+   * on a lock, then let them all go at once; their results.
+   */
+  async function releasedAtOnce<T>(dir: string, lock: string, waiting: number, calls: () => Promise<T>) {
     const { default: pg } = await import('pg');
     const blocker = new pg.Client({ connectionString: await databaseUrlFor(dir) });
     await blocker.connect();
     try {
       await blocker.query('BEGIN');
-      await blocker.query('SELECT 1 FROM sprint.stories WHERE id = 1 FOR UPDATE');
-      const both = Promise.all([update(a, 'from a'), update(b, 'from b')]);
+      await blocker.query(lock);
+      const all = calls();
       await expect
         .poll(
           async () =>
@@ -233,14 +234,80 @@ describe('two writers with the same expected_version', () => {
             ).rows[0]?.c,
           { timeout: 10_000 },
         )
-        .toBe(2);
+        .toBe(waiting);
       await blocker.query('COMMIT');
-      const results = await both;
-      expect(results.map(outcome).sort()).toEqual(['conflict', 'ok']);
-      const story = await callOk<{ items: { version: number }[] }>(a, 'get_backlog', {});
-      expect(story.items).toMatchObject([{ version: 2 }]);
+      return await all;
     } finally {
       await blocker.end();
+    }
+  }
+
+  // Both writers are made to reach the story while a third transaction holds its row: a store that read the
+  // version without locking it would let both pass the check and write twice.
+  it.runIf(onPostgres)(
+    'on PostgreSQL, two writers with the same expected_version released at once: one success and one Conflict',
+    async () => {
+      const { dir, a, b, close } = await twoServers();
+      try {
+        const results = await releasedAtOnce(
+          dir,
+          'SELECT 1 FROM sprint.stories WHERE id = 1 FOR UPDATE',
+          2,
+          () => Promise.all([update(a, 'from a'), update(b, 'from b')]),
+        );
+        expect(results.map(outcome).sort()).toEqual(['conflict', 'ok']);
+        const story = await callOk<{ items: { version: number }[] }>(a, 'get_backlog', {});
+        expect(story.items).toMatchObject([{ version: 2 }]);
+      } finally {
+        await close();
+      }
+    },
+  );
+
+  // Each start is made to wait for its own sprint's row: a store that checked for an active sprint without
+  // holding the team would let both pass the check, and the second write would break the one-active index.
+  it.runIf(onPostgres)(
+    'on PostgreSQL, two sprints of one team started at once: one starts, the other is refused naming it',
+    async () => {
+      const { dir, a, b, close } = await twoServers();
+      try {
+        for (const name of ['One', 'Two']) {
+          await callOk(a, 'create_sprint', { name, start_date: '2026-03-02', end_date: '2026-03-06' });
+        }
+        const results = await releasedAtOnce(dir, 'SELECT 1 FROM sprint.sprints FOR UPDATE', 2, () =>
+          Promise.all([
+            a.callTool({ name: 'start_sprint', arguments: { sprint: 'S-1' } }),
+            b.callTool({ name: 'start_sprint', arguments: { sprint: 'S-2' } }),
+          ]),
+        );
+        expect(results.map(outcome).sort()).toEqual(['conflict', 'ok']);
+        const started = results[0]?.isError ? 'S-2' : 'S-1';
+        expect(JSON.stringify(results.find((result) => result.isError)?.content)).toContain(
+          `already has an active sprint, ${started}`,
+        );
+      } finally {
+        await close();
+      }
+    },
+  );
+
+  it(`starting two sprints of one team at once: one starts, the other is refused naming it (${engine})`, async () => {
+    const { a, b, close } = await twoServers();
+    try {
+      for (const name of ['One', 'Two']) {
+        await callOk(a, 'create_sprint', { name, start_date: '2026-03-02', end_date: '2026-03-06' });
+      }
+      const results = await Promise.all([
+        a.callTool({ name: 'start_sprint', arguments: { sprint: 'S-1' } }),
+        b.callTool({ name: 'start_sprint', arguments: { sprint: 'S-2' } }),
+      ]);
+      expect(results.map(outcome).sort()).toEqual(['conflict', 'ok']);
+      const started = results[0]?.isError ? 'S-2' : 'S-1';
+      const refused = results.find((result) => result.isError);
+      expect(JSON.stringify(refused?.content)).toContain(`already has an active sprint, ${started}`);
+      const active = await callOk<{ items: { key: string }[] }>(a, 'list_sprints', { status: 'active' });
+      expect(active.items.map((sprint) => sprint.key)).toEqual([started]);
+    } finally {
       await close();
     }
   });

@@ -12,7 +12,8 @@ export type Query = Pick<PoolClient, 'query'>;
 /**
  * Every write of a team holds this transaction-scoped lock first, then loads what it decides on: writes of
  * one team are serialized as on SQLite (ranks are chosen between neighbours, and a sprint's stories are
- * counted at start and close), and with one lock taken first no two writes wait on each other.
+ * counted at start and close). No write locks anything before it, so writes cannot deadlock; writes of
+ * different teams do not wait on each other.
  */
 const teamLock = (team: string) =>
   `pg_advisory_xact_lock(hashtext('shipyard.sprint.team'), hashtext(${team}))`;
@@ -21,17 +22,20 @@ export async function lockTeam(tx: Query, team: string): Promise<void> {
   await tx.query(`SELECT ${teamLock('$1')}`, [team]);
 }
 
-/** A sprint by key; `lock`: take its team's lock, then the row FOR UPDATE (or FOR SHARE). */
-export async function sprintRow(tx: Query, key: string, lock?: 'team' | 'share'): Promise<SprintRow> {
+/**
+ * A sprint by key; `lock`: take its team's lock, then the row FOR UPDATE. Read unlocked, a sprint of the
+ * team whose lock this write holds cannot change before it ends; one of another team is only refused.
+ */
+export async function sprintRow(tx: Query, key: string, lock = false): Promise<SprintRow> {
   const id = keyId(key, SPRINT_KEY);
-  if (id !== undefined && lock === 'team') {
+  if (id !== undefined && lock) {
     await tx.query(`SELECT ${teamLock('team')} FROM sprints WHERE id = $1`, [id]);
   }
-  const suffix = lock === 'team' ? ' FOR UPDATE' : lock === 'share' ? ' FOR SHARE' : '';
   const row =
     id === undefined
       ? undefined
-      : (await tx.query<SprintRow>(`SELECT * FROM sprints WHERE id = $1${suffix}`, [id])).rows[0];
+      : (await tx.query<SprintRow>(`SELECT * FROM sprints WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]))
+          .rows[0];
   if (!row) throw sprintNotFound(key);
   return row;
 }

@@ -45,9 +45,9 @@ export function createPostgresStore(database: () => Promise<SprintPgDatabase>): 
       return result;
     });
   };
-  /** The sprint a story is in, locked against a start or close until this write ends. */
+  /** The sprint a story is in (of the team whose lock the write holds). */
   const storySprint = (tx: Query, story: StoryRow) =>
-    story.sprint_id === null ? null : sprintRow(tx, sprintKey(story.sprint_id), 'share');
+    story.sprint_id === null ? null : sprintRow(tx, sprintKey(story.sprint_id));
 
   return {
     ...postgresReads(database),
@@ -93,7 +93,7 @@ export function createPostgresStore(database: () => Promise<SprintPgDatabase>): 
 
     startSprint: (key, expectedVersion, by) =>
       write(async (tx) => {
-        const row = await sprintRow(tx, key, 'team');
+        const row = await sprintRow(tx, key, true);
         checkVersion(toSprint(row).key, row.version, expectedVersion, 'get_sprint');
         const active = (
           await tx.query<{ id: number }>("SELECT id FROM sprints WHERE team = $1 AND status = 'active'", [
@@ -127,9 +127,9 @@ export function createPostgresStore(database: () => Promise<SprintPgDatabase>): 
 
     closeSprint: (key, carryTo, by) =>
       write(async (tx) => {
-        const row = await sprintRow(tx, key, 'team');
+        const row = await sprintRow(tx, key, true);
         const sprint = toSprint(row);
-        const target = carryTo === null ? null : await sprintRow(tx, carryTo, 'share');
+        const target = carryTo === null ? null : await sprintRow(tx, carryTo);
         checkCarryTarget(sprint, target ? toSprint(target) : null);
         const unfinished = (
           await tx.query<StoryRow>(
@@ -181,7 +181,7 @@ export function createPostgresStore(database: () => Promise<SprintPgDatabase>): 
         await lockTeam(tx, input.team);
         let sprint: SprintRow | null = null;
         if (input.sprint !== undefined) {
-          sprint = await sprintRow(tx, input.sprint, 'share');
+          sprint = await sprintRow(tx, input.sprint);
           checkMoveTarget(toSprint(sprint), input.team);
         }
         const row = (
@@ -309,7 +309,7 @@ export function createPostgresStore(database: () => Promise<SprintPgDatabase>): 
         checkEditable(storyKeyText, from ? toSprint(from) : null);
         let to = from;
         if (move.to !== undefined) {
-          to = move.to === null ? null : await sprintRow(tx, move.to, 'share');
+          to = move.to === null ? null : await sprintRow(tx, move.to);
           if (to) checkMoveTarget(toSprint(to), row.team);
         }
         const anchorKey = move.before ?? move.after;

@@ -34,6 +34,7 @@ export {
   NOTIFY_MAX_BYTES,
   notifyChanges,
   RECONNECT_MS,
+  watchPostgres,
 } from './postgres/changes.js';
 export { chooseEngine, type Engine, redactUrl, schemaName } from './postgres/engine.js';
 export { postgresErrors } from './postgres/errors.js';

@@ -126,6 +126,24 @@ describe('migratePostgres', () => {
     expect(found.rows[0]).toEqual({ t: null });
     expect(await migratePostgres(database, MIGRATIONS)).toEqual({ applied: 1 });
   });
+
+  it('opens with its migrations applied, and leaves no pool open when they fail', async () => {
+    const { url } = await fresh();
+    const database = await openPostgres({ url, server: 'tickets', migrations: MIGRATIONS });
+    cleanup.push(() => database.close());
+    expect(await migratePostgres(database, MIGRATIONS)).toEqual({ applied: 0 });
+    const broken = withExtraMigration('0001_broken', 'ALTER TABLE "nope" ADD "label" text;');
+    const before = await database.pool.query(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'shipyard-sprint'",
+    );
+    await expect(openPostgres({ url, server: 'sprint', migrations: broken })).rejects.toThrow(
+      /"nope" does not exist/,
+    );
+    const after = await database.pool.query(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'shipyard-sprint'",
+    );
+    expect([before.rows[0].n, after.rows[0].n]).toEqual([0, 0]);
+  });
 });
 
 describe('postgresErrors', () => {

@@ -110,3 +110,26 @@ export function listenChanges(options: ListenOptions): () => void {
     last?.end().catch(() => {});
   };
 }
+
+/**
+ * A store's `watch` on PostgreSQL: the change notices of every process (this one's too) from the moment
+ * the database is open. A database that fails to open is reported by the call that needs it, not here.
+ */
+export function watchPostgres(
+  database: () => Promise<{ url: string; schema: string }>,
+): (changed: (...uris: string[]) => void, changedAll?: () => void) => () => void {
+  return (changed, changedAll = () => {}) => {
+    let stop: (() => void) | undefined;
+    let stopped = false;
+    database().then(
+      ({ url, schema }) => {
+        if (!stopped) stop = listenChanges({ url, schema, changed, changedAll });
+      },
+      () => {},
+    );
+    return () => {
+      stopped = true;
+      stop?.();
+    };
+  };
+}

@@ -4,6 +4,7 @@ import type * as Pg from 'pg';
 import type { Pool, PoolClient, PoolConfig } from 'pg';
 import { SERVER_NAME_PATTERN } from '../open.js';
 import { redactUrl, schemaName } from './engine.js';
+import { migratePostgres } from './migrate.js';
 
 export interface OpenPostgresOptions<TSchema extends Record<string, unknown>> {
   /** The database URL (`postgres://…`); one database per organisation. */
@@ -14,6 +15,8 @@ export interface OpenPostgresOptions<TSchema extends Record<string, unknown>> {
   schema?: TSchema;
   /** Most connections the pool opens; default 10. */
   max?: number;
+  /** The server's migrations folder: applied once open ({@link migratePostgres}); the pool closes if that fails. */
+  migrations?: string;
 }
 
 export interface PostgresDatabase<TSchema extends Record<string, unknown> = Record<string, never>> {
@@ -38,7 +41,7 @@ export interface PostgresDatabase<TSchema extends Record<string, unknown> = Reco
 export async function openPostgres<TSchema extends Record<string, unknown> = Record<string, never>>(
   options: OpenPostgresOptions<TSchema>,
 ): Promise<PostgresDatabase<TSchema>> {
-  const { url, server, schema: tables, max = 10 } = options;
+  const { url, server, schema: tables, max = 10, migrations } = options;
   if (typeof server !== 'string' || !SERVER_NAME_PATTERN.test(server)) {
     throw new Error(
       `Invalid server name ${JSON.stringify(server)}: use 2-31 characters, a lowercase letter first, ` +
@@ -63,7 +66,7 @@ export async function openPostgres<TSchema extends Record<string, unknown> = Rec
     tables === undefined ? drizzle({ client: pool }) : drizzle({ client: pool, schema: tables })
   ) as NodePgDatabase<TSchema>;
   let ended: Promise<void> | undefined;
-  return {
+  const database: PostgresDatabase<TSchema> = {
     db,
     pool,
     schema,
@@ -74,6 +77,15 @@ export async function openPostgres<TSchema extends Record<string, unknown> = Rec
       return ended;
     },
   };
+  if (migrations !== undefined) {
+    try {
+      await migratePostgres(database, migrations);
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  }
+  return database;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { migratePostgres, openPostgres, type PostgresDatabase } from '@shipyard/db';
+import { openPostgres, type PostgresDatabase } from '@shipyard/db';
 import { schema } from './schema.js';
 
 export type SnippetsPgDatabase = PostgresDatabase<typeof schema>;
@@ -8,12 +8,5 @@ export async function openSnippetsPostgres(
   url: string,
   migrationsFolder: string,
 ): Promise<SnippetsPgDatabase> {
-  const database = await openPostgres({ url, server: 'snippets', schema });
-  try {
-    await migratePostgres(database, migrationsFolder);
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  return database;
+  return openPostgres({ url, server: 'snippets', schema, migrations: migrationsFolder });
 }

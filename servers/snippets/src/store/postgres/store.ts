@@ -1,6 +1,6 @@
 /** The PostgreSQL store: the same interface as the SQLite one, over a pool, one transaction per write. */
 import { Conflict, NotFound } from '@shipyard/core';
-import { listenChanges, notifyChanges, pgTransaction } from '@shipyard/db';
+import { notifyChanges, pgTransaction, watchPostgres } from '@shipyard/db';
 import type { PoolClient } from 'pg';
 import {
   contentHash,
@@ -172,20 +172,7 @@ export function createPostgresStore(open: () => Promise<SnippetsPgDatabase>): Sn
       if (opening) await (await opening.catch(() => undefined))?.close();
     },
     // Every process's writes, this one's among them: resources/updated only tells a client to read again.
-    watch: (changed, changedAll) => {
-      let stop: (() => void) | undefined;
-      let stopped = false;
-      database().then(
-        ({ url, schema }) => {
-          if (!stopped) stop = listenChanges({ url, schema, changed, changedAll: changedAll ?? (() => {}) });
-        },
-        () => {}, // the failed open is reported by the call that needs the database
-      );
-      return () => {
-        stopped = true;
-        stop?.();
-      };
-    },
+    watch: watchPostgres(database),
 
     saveSnippet: (fields) =>
       write(async (tx) => {

@@ -1,4 +1,4 @@
-import { migratePostgres, openPostgres, type PostgresDatabase } from '@shipyard/db';
+import { openPostgres, type PostgresDatabase } from '@shipyard/db';
 import type { SprintStore } from '../types.js';
 import { schema } from './schema.js';
 import { createPostgresStore } from './store.js';
@@ -7,14 +7,7 @@ export type SprintPgDatabase = PostgresDatabase<typeof schema>;
 
 /** Open a pool on the database the URL names and bring the `sprint` schema up to date. */
 export async function openSprintPostgres(url: string, migrationsFolder: string): Promise<SprintPgDatabase> {
-  const database = await openPostgres({ url, server: 'sprint', schema });
-  try {
-    await migratePostgres(database, migrationsFolder);
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  return database;
+  return openPostgres({ url, server: 'sprint', schema, migrations: migrationsFolder });
 }
 
 /** A store over a database opened on first use (or warmUp), and closed with the server. */

@@ -20,6 +20,7 @@ import { likeFileName, likePrefix, type Row, RUN_COLUMNS, toJob } from '../rows.
 import type { PipelinesStore, Window } from '../types.js';
 import type { PipelinesPgDatabase } from './open.js';
 import { type Query, rows } from './query.js';
+import { FLAKY_JOBS, INSERT_RESULTS } from './sql.js';
 
 /**
  * Transaction-scoped locks of the writes that decide on what they read: a repo's reports (one report per
@@ -309,32 +310,18 @@ export class PostgresPipelinesStore implements PipelinesStore {
       const reportId = (inserted as { id: number }).id;
       // One statement: results keep the report's order (their ids are taken in it, under the repo's lock).
       if (report.results.length > 0) {
-        await tx.query(
-          `WITH given AS (
-             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[])
-               WITH ORDINALITY AS g(suite, name, status, duration_ms, message, n)
-           ), known AS (
-             INSERT INTO tests (repo, suite, name) SELECT DISTINCT $6, suite, name FROM given
-             ON CONFLICT (repo, suite, name) DO UPDATE SET repo = excluded.repo
-             RETURNING id, suite, name
-           )
-           INSERT INTO test_results (test_id, report_id, run_id, commit_sha, status, duration_ms, message, seen_at)
-           SELECT known.id, $7, $8, $9, given.status, given.duration_ms, given.message, $10
-           FROM given JOIN known ON known.suite = given.suite AND known.name = given.name
-           ORDER BY given.n`,
-          [
-            report.results.map((r) => r.suite),
-            report.results.map((r) => r.name),
-            report.results.map((r) => r.status),
-            report.results.map((r) => r.duration_ms),
-            report.results.map((r) => r.message),
-            report.repo,
-            reportId,
-            report.run_id,
-            report.commit,
-            report.seen_at,
-          ],
-        );
+        await tx.query(INSERT_RESULTS, [
+          report.results.map((r) => r.suite),
+          report.results.map((r) => r.name),
+          report.results.map((r) => r.status),
+          report.results.map((r) => r.duration_ms),
+          report.results.map((r) => r.message),
+          report.repo,
+          reportId,
+          report.run_id,
+          report.commit,
+          report.seen_at,
+        ]);
       }
       return { result: { id: reportId, changed, stored: true }, changed };
     });
@@ -378,22 +365,7 @@ export class PostgresPipelinesStore implements PipelinesStore {
 
   async flakyJobs(repo: string, since: string | undefined, limit: number): Promise<FlakyJob[]> {
     // Per job name and commit: the first failure and the last success, over attempts and reruns.
-    const found = await this.read<Omit<FlakyJob, 'flip_rate'> & Row>(
-      `SELECT * FROM (
-         SELECT workflow, job, count(*) AS commits_seen,
-           count(*) FILTER (WHERE first_fail IS NOT NULL AND last_pass > first_fail) AS flaky_commits,
-           max(CASE WHEN last_pass > first_fail THEN last_pass END) AS last_flaky
-         FROM (
-           SELECT r.workflow, j.name AS job, r.commit_sha,
-             min(CASE WHEN j.conclusion = 'failure' THEN coalesce(j.completed_at, r.created_at) END) AS first_fail,
-             max(CASE WHEN j.conclusion = 'success' THEN coalesce(j.completed_at, r.created_at) END) AS last_pass
-           FROM jobs j JOIN runs r ON r.id = j.run_id
-           WHERE r.repo = $1 AND r.created_at >= $2
-           GROUP BY r.workflow, j.name, r.commit_sha
-         ) per_commit GROUP BY workflow, job
-       ) per_job WHERE flaky_commits > 0`,
-      [repo, since ?? ''],
-    );
+    const found = await this.read<Omit<FlakyJob, 'flip_rate'> & Row>(FLAKY_JOBS, [repo, since ?? '']);
     return found
       .map((row) => ({ ...row, flip_rate: flipRate(row.flaky_commits, row.commits_seen) }))
       .sort((a, b) => b.flip_rate - a.flip_rate)

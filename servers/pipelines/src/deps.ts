@@ -14,9 +14,9 @@ export interface PipelinesDeps {
   /** Cap of the compressed log cache, in bytes. */
   logCacheBytes: number;
   /** Opens what the store opens lazily; called once the first client has initialized. */
-  warmUp?: () => void;
+  warmUp?: () => void | Promise<void>;
   /** Called once on shutdown (closes the database). */
-  close?: () => void;
+  close?: () => void | Promise<void>;
 }
 
 /** The define helpers of this server: their handlers get `ctx.deps` as PipelinesDeps. */

@@ -3,17 +3,33 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runServer, UsageError } from '@shipyard/core';
-import { backupDatabase, checkDataFile } from '@shipyard/db';
+import { backupDatabase, checkDataFile, chooseEngine } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import { checkRepo, DEFAULT_JUNIT_ARTIFACTS, originRepo } from './domain/repo.js';
 import { octokitApi } from './github/octokit.js';
 import { createPipelinesServer } from './server.js';
 import { SETTINGS } from './settings.js';
+import { lazyPipelinesPostgresStore, openPipelinesPostgres } from './store/postgres/open.js';
 import { openPipelinesDatabase, type PipelinesDatabase } from './store/sqlite/open.js';
 import { SqlitePipelinesStore } from './store/sqlite/store.js';
 
-// dist/index.cjs and src/index.ts both sit one level below the package root, next to drizzle/.
+// dist/index.cjs and src/index.ts both sit one level below the package root, next to the migrations.
 const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
+const postgresMigrations = fileURLToPath(new URL('../drizzle-postgres', import.meta.url));
+
+/** The store of the engine the config names, opened on first use (or warmUp). */
+function openStore(config: { databaseUrl?: string | undefined; dataDir?: string | undefined }) {
+  const engine = chooseEngine(config.databaseUrl);
+  if (engine.kind === 'postgres') {
+    return lazyPipelinesPostgresStore(() => openPipelinesPostgres(engine.url, postgresMigrations));
+  }
+  let database: PipelinesDatabase | undefined;
+  const open = () => {
+    database ??= openPipelinesDatabase(config.dataDir, migrations);
+    return database;
+  };
+  return { store: new SqlitePipelinesStore(open), warmUp: () => void open(), close: () => database?.close() };
+}
 
 /** The origin remote's repo of the current directory, read from .git/config as a file (no git command). */
 function repoFromClone(): string | undefined {
@@ -43,14 +59,10 @@ runServer(
     if (!Number.isFinite(cacheMb) || cacheMb <= 0) {
       throw new UsageError(`--log-cache-mb must be a positive number, got "${s['log-cache-mb']}"`);
     }
-    let database: PipelinesDatabase | undefined;
-    const open = () => {
-      database ??= openPipelinesDatabase(config.dataDir, migrations);
-      return database;
-    };
+    // The database opens after the first client has initialized (warmUp), not before `initialize` is answered.
+    const { store, warmUp, close } = openStore(config);
     return createPipelinesServer({
-      // The database opens after the first client has initialized (warmUp), not before `initialize` is answered.
-      store: new SqlitePipelinesStore(open),
+      store,
       github: octokitApi({
         token: token(s['token-file']),
         baseUrl: process.env.GITHUB_API_URL?.trim() || undefined,
@@ -64,8 +76,8 @@ runServer(
           .map((p: string) => p.trim())
           .filter(Boolean) ?? DEFAULT_JUNIT_ARTIFACTS,
       logCacheBytes: cacheMb * 1_000_000,
-      warmUp: () => void open(),
-      close: () => database?.close(),
+      warmUp,
+      close,
     });
   },
   {

@@ -1,5 +1,5 @@
 import { defineServer } from '@shipyard/core';
-import { sqliteErrors } from '@shipyard/db';
+import { postgresErrors, sqliteErrors } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import type { PipelinesDeps } from './deps.js';
 import { prompts } from './prompts.js';
@@ -58,9 +58,12 @@ export function createPipelinesServer(deps: PipelinesDeps) {
     tokenBudget: 4000,
     warmUp: () => deps.warmUp?.(),
     close: () => deps.close?.(),
-    mapError: sqliteErrors,
-    // Several hosts may share one data file: their syncs and reports reach this process's subscribers too.
-    watch: (changed) => deps.store.watch(changed),
+    mapError: (error) => sqliteErrors(error) ?? postgresErrors(error),
+    // Several hosts may share one data file, or replicas one database: their syncs and reports reach this
+    // process's subscribers too.
+    watch: (changed, changedAll) => deps.store.watch(changed, changedAll),
+    // --database-url: the store is PostgreSQL's (index.ts picks it from the config).
+    postgres: true,
   });
 }
 

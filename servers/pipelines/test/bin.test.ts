@@ -6,7 +6,7 @@ import { callOk, spawnServer } from '@shipyard/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
 import { FakeGitHub } from './fake-github.js';
-import { bin, TOKEN } from './helpers.js';
+import { bin, binArgs, engine, TOKEN } from './helpers.js';
 import { seedHistory } from './scenario.js';
 
 let dir: string;
@@ -22,7 +22,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-it('the built bin serves over stdio, takes its repo from the clone and its token from a file', async () => {
+it(`the built bin serves over stdio, takes its repo from the clone and its token from a file (${engine})`, async () => {
   // A clone whose origin remote names the repo: read as a file, no git command.
   const clone = join(dir, 'clone');
   mkdirSync(join(clone, '.git'), { recursive: true });
@@ -34,7 +34,7 @@ it('the built bin serves over stdio, takes its repo from the clone and its token
   const stderr: string[] = [];
   const client = await spawnServer(
     bin,
-    ['--data-dir', join(dir, 'data'), '--token-file', join(dir, 'token'), '--log-level', 'debug'],
+    [...(await binArgs(join(dir, 'data'))), '--token-file', join(dir, 'token'), '--log-level', 'debug'],
     {
       cwd: clone,
       env: { GITHUB_API_URL: fake.url },

@@ -1,15 +1,19 @@
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '@shipyard/core';
 import { type ConnectOptions, connect } from '@shipyard/testing';
+import { type FreshDatabase, freshDatabase, testDatabaseUrl, testEngine } from '@shipyard/testing/postgres';
 import { strToU8, zipSync } from 'fflate';
+import { afterAll } from 'vitest';
 import { DEFAULT_JUNIT_ARTIFACTS } from '../src/domain/repo.js';
 import { octokitApi } from '../src/github/octokit.js';
 import { createPipelinesServer } from '../src/server.js';
+import { lazyPipelinesPostgresStore, openPipelinesPostgres } from '../src/store/postgres/open.js';
 import { openPipelinesDatabase } from '../src/store/sqlite/open.js';
 import { SqlitePipelinesStore } from '../src/store/sqlite/store.js';
 import type { FakeGitHub } from './fake-github.js';
 
 export const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
+export const postgresMigrations = fileURLToPath(new URL('../drizzle-postgres', import.meta.url));
 export const bin = fileURLToPath(new URL('../dist/index.cjs', import.meta.url));
 export const fixtures = fileURLToPath(new URL('./fixtures', import.meta.url));
 
@@ -25,14 +29,54 @@ export interface PipelinesOptions extends ConnectOptions {
   token?: string | undefined;
 }
 
-/** A fresh in-memory server talking to the fake GitHub, and a real MCP client connected to it. */
+/** The engine this run tests (SHIPYARD_TEST_DB). */
+export const engine = testEngine();
+export const onPostgres = engine === 'postgres';
+
+// On PostgreSQL, a data dir stands for a database: servers on one data dir share one database, as
+// processes on one SQLite file do. Every test file's databases are dropped after it.
+const databases = new Map<string, Promise<FreshDatabase>>();
+let fresh = 0;
+afterAll(async () => {
+  const made = [...databases.values()];
+  databases.clear();
+  for (const database of made) await (await database).drop();
+});
+
+/** The database URL standing for `dataDir` (a new database for each undefined or ':memory:'). */
+export async function databaseUrlFor(dataDir?: string): Promise<string> {
+  const key = dataDir === undefined || dataDir === ':memory:' ? `:fresh:${fresh++}` : dataDir;
+  let database = databases.get(key);
+  if (!database) {
+    database = freshDatabase(testDatabaseUrl());
+    databases.set(key, database);
+  }
+  return (await database).url;
+}
+
+/** A store of the engine under test on a data dir (default in memory, or a new database). */
+export async function openStore(dataDir = ':memory:') {
+  if (!onPostgres) {
+    const database = openPipelinesDatabase(dataDir, migrations);
+    return { store: new SqlitePipelinesStore(() => database), close: async () => database.close() };
+  }
+  const url = await databaseUrlFor(dataDir);
+  return lazyPipelinesPostgresStore(() => openPipelinesPostgres(url, postgresMigrations));
+}
+
+/** The arguments that start the built bin on the engine under test, on `dataDir`. */
+export async function binArgs(dataDir: string): Promise<string[]> {
+  return onPostgres ? ['--database-url', await databaseUrlFor(dataDir)] : ['--data-dir', dataDir];
+}
+
+/** A fresh server (in memory, or a new database) talking to the fake GitHub, and a real MCP client connected to it. */
 export async function connectPipelines(options: PipelinesOptions) {
   const { fake, repo, reportsDir, logCacheBytes, token, ...connectOptions } = options;
   const logs = connectOptions.logs ?? [];
-  const database = openPipelinesDatabase(':memory:', migrations);
+  const { store, close } = await openStore();
   const log = createLogger('pipelines', { level: 'debug', write: (line) => logs.push(line) });
   const definition = createPipelinesServer({
-    store: new SqlitePipelinesStore(() => database),
+    store,
     github: octokitApi({
       token: 'token' in options ? token : TOKEN,
       baseUrl: fake.url,
@@ -44,10 +88,10 @@ export async function connectPipelines(options: PipelinesOptions) {
     reportsDir,
     junitArtifacts: DEFAULT_JUNIT_ARTIFACTS,
     logCacheBytes: logCacheBytes ?? 50_000_000,
-    close: () => database.close(),
+    close,
   });
   const client = await connect(definition, { ...connectOptions, logs });
-  return { client, definition, database, logs };
+  return { client, definition, store, logs };
 }
 
 export type PipelinesClient = Awaited<ReturnType<typeof connectPipelines>>['client'];

@@ -6,7 +6,7 @@ import { callError, callOk, checkBadInputs, watchResourceUpdates } from '@shipya
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ingestTool from '../src/tools/ingest_test_report.js';
 import { FakeGitHub } from './fake-github.js';
-import { connectPipelines, fixtures } from './helpers.js';
+import { connectPipelines, engine, fixtures, onPostgres, openStore } from './helpers.js';
 
 let fake: FakeGitHub;
 let base: string;
@@ -146,19 +146,23 @@ describe('ingest_test_report', () => {
 });
 
 describe('changes made by another process', () => {
-  it("reach this process's subscribers through the change log", async () => {
+  it(`reach this process's subscribers (${engine}: ${onPostgres ? 'NOTIFY' : 'the change log'})`, async () => {
     const file = join(base, 'shared');
     mkdirSync(file);
-    const { openPipelinesDatabase } = await import('../src/store/sqlite/open.js');
-    const { migrations } = await import('./helpers.js');
-    const { SqlitePipelinesStore } = await import('../src/store/sqlite/store.js');
-    const one = openPipelinesDatabase(file, migrations);
-    const two = openPipelinesDatabase(file, migrations);
-    const store = new SqlitePipelinesStore(() => one);
+    const one = await openStore(file);
+    const two = await openStore(file);
     const heard: string[] = [];
-    const stop = store.watch((...uris) => heard.push(...uris));
+    let listening = !onPostgres;
+    const stop = one.store.watch(
+      (...uris) => heard.push(...uris),
+      () => {
+        listening = true;
+      },
+    );
     try {
-      await new SqlitePipelinesStore(() => two).saveReport({
+      // On PostgreSQL a notice sent before LISTEN holds is missed (and reported as "everything changed").
+      await expect.poll(() => listening, { timeout: 5_000 }).toBe(true);
+      await two.store.saveReport({
         repo: 'o/r',
         source: 'content',
         commit: 'abc1234',
@@ -169,8 +173,8 @@ describe('changes made by another process', () => {
       await expect.poll(() => heard, { timeout: 5_000 }).toEqual(['pipelines://flaky', 'pipelines://runs/7']);
     } finally {
       stop();
-      one.close();
-      two.close();
+      await one.close();
+      await two.close();
     }
   });
 });

@@ -1,7 +1,7 @@
 import { type CrashSafetyAdapter, callOk, checkCrashSafety, crashSafetyTitle } from '@shipyard/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FakeGitHub } from './fake-github.js';
-import { bin, REPO, TOKEN } from './helpers.js';
+import { bin, databaseUrlFor, engine, onPostgres, REPO, TOKEN } from './helpers.js';
 import { seedHistory } from './scenario.js';
 
 // Needs the built bin (the package's test script builds first).
@@ -10,7 +10,10 @@ import { seedHistory } from './scenario.js';
 const RUN = 102;
 
 let fake: FakeGitHub;
+// On PostgreSQL every round restarts on one database, made before the run.
+let databaseUrl = '';
 beforeAll(async () => {
+  if (onPostgres) databaseUrl = await databaseUrlFor();
   fake = await new FakeGitHub().start();
   seedHistory(fake);
 });
@@ -25,7 +28,11 @@ interface Summary {
 
 const adapter: CrashSafetyAdapter = {
   bin,
-  args: (dataDir) => ['--data-dir', dataDir, '--repo', REPO],
+  args: (dataDir) => [
+    ...(onPostgres ? ['--database-url', databaseUrl] : ['--data-dir', dataDir]),
+    '--repo',
+    REPO,
+  ],
   // Read when the run starts, once the fake listens.
   get env() {
     return { GITHUB_API_URL: fake.url, GITHUB_TOKEN: TOKEN };
@@ -58,7 +65,7 @@ const adapter: CrashSafetyAdapter = {
   search: { none: 'pipelines keeps no search index over reports (search_job_logs scans one job log)' },
 };
 
-it(crashSafetyTitle(adapter), async () => {
+it(`${crashSafetyTitle(adapter)} (${engine})`, async () => {
   const rounds = await checkCrashSafety(adapter);
   expect(rounds.every((round) => round.inFlightAtKill > 0)).toBe(true);
 }, 60_000);

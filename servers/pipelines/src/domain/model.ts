@@ -91,6 +91,8 @@ export interface ReportInput {
   /** When the results were produced: orders "failed then passed". */
   seen_at: string;
   results: TestResult[];
+  /** Store it only if no report from this source is stored for the repo yet (an artifact synced twice). */
+  once?: boolean;
 }
 
 export interface CachedLog {

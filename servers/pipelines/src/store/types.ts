@@ -18,8 +18,11 @@ export interface Window {
 }
 
 export interface PipelinesStore {
-  /** Report the URIs other processes on the same data changed; returns the function that stops. */
-  watch(changed: (...uris: string[]) => void): () => void;
+  /**
+   * Report the URIs other processes on the same data changed (`changedAll`: changes may have been missed,
+   * take every URI as changed); returns the function that stops.
+   */
+  watch(changed: (...uris: string[]) => void, changedAll?: () => void): () => void;
   saveWorkflows(workflows: Workflow[]): Promise<string[]>;
   listWorkflows(repo: string): Promise<Workflow[]>;
   /** A workflow by id, name or file name (ci.yml) in a repo. */
@@ -44,8 +47,11 @@ export interface PipelinesStore {
   getLogIndex(jobId: number): Promise<LogIndex | undefined>;
   hasLog(jobId: number): Promise<boolean>;
 
-  /** Store a report's results; returns the URIs that changed. */
-  saveReport(report: ReportInput): Promise<{ id: number; changed: string[] }>;
+  /**
+   * Store a report's results; returns the URIs that changed. With `once`, a report from the same source
+   * already stored for the repo is kept instead (`stored: false`, its id), decided in the write itself.
+   */
+  saveReport(report: ReportInput): Promise<{ id: number; changed: string[]; stored: boolean }>;
   /** Whether a report from this source (an artifact's file) was stored for the repo. */
   hasReport(repo: string, source: string): Promise<boolean>;
   failedTests(runId: number): Promise<TestResult[]>;

@@ -145,11 +145,13 @@ export async function ingest(
     commit: string | null;
     run_id: number | null;
     seen_at: string;
+    once?: boolean;
   },
-): Promise<{ id: number; results: TestResult[]; changed: string[] }> {
-  const results = await parseJUnit(report.xml, report.source);
-  const saved = await deps.store.saveReport({ ...report, results });
-  return { id: saved.id, results, changed: saved.changed };
+): Promise<{ id: number; results: TestResult[]; changed: string[]; stored: boolean }> {
+  const { xml, ...fields } = report;
+  const results = await parseJUnit(xml, report.source);
+  const saved = await deps.store.saveReport({ ...fields, results });
+  return { id: saved.id, results, changed: saved.changed, stored: saved.stored };
 }
 
 /** A run with its jobs and steps, durations in milliseconds (null while unknown). */

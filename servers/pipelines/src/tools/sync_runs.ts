@@ -133,7 +133,10 @@ async function syncReports(deps: PipelinesDeps, run: Run, signal: AbortSignal, p
           commit: run.commit,
           run_id: run.id,
           seen_at: run.finished_at ?? run.started_at ?? run.created_at,
+          // Another process syncing the same run may have stored it since the check above.
+          once: true,
         });
+        if (!saved.stored) continue;
         reports++;
         tests += saved.results.length;
       }

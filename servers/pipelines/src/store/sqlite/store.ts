@@ -16,29 +16,9 @@ import {
   runUri,
   type Workflow,
 } from '../../domain/model.js';
+import { likeFileName, likePrefix, type Row, RUN_COLUMNS, toJob } from '../rows.js';
 import type { PipelinesStore, Window } from '../types.js';
 import type { PipelinesDatabase } from './open.js';
-
-type Row = Record<string, unknown>;
-
-const RUN_COLUMNS = `id, repo, workflow_id, workflow, run_number, branch, commit_sha AS "commit", event, status,
-  conclusion, attempt, created_at, started_at, finished_at, url`;
-
-const toJob = (row: Row): Job => ({
-  id: row.id as number,
-  run_id: row.run_id as number,
-  name: row.name as string,
-  status: row.status as string,
-  conclusion: (row.conclusion as string | null) ?? null,
-  attempt: row.attempt as number,
-  created_at: (row.created_at as string | null) ?? null,
-  started_at: (row.started_at as string | null) ?? null,
-  completed_at: (row.completed_at as string | null) ?? null,
-  steps: JSON.parse(row.steps as string),
-});
-
-/** Escape LIKE wildcards, for prefix matches. */
-const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, '\\$&')}%`;
 
 /** PipelinesStore on SQLite (better-sqlite3): all the server's SQL. */
 export class SqlitePipelinesStore implements PipelinesStore {
@@ -89,7 +69,7 @@ export class SqlitePipelinesStore implements PipelinesStore {
     return this.sql(
       `SELECT id, repo, name, path, state FROM workflows WHERE repo = ?
        AND (id = ? OR name = ? COLLATE NOCASE OR path = ? OR path LIKE ? ESCAPE '\\') ORDER BY id LIMIT 1`,
-    ).get(repo, id, key, key, `%/${key.replace(/[\\%_]/g, '\\$&')}`) as Workflow | undefined;
+    ).get(repo, id, key, key, likeFileName(key)) as Workflow | undefined;
   }
 
   async saveRuns(list: Array<{ run: Run; jobs: Job[] }>): Promise<string[]> {
@@ -237,11 +217,17 @@ export class SqlitePipelinesStore implements PipelinesStore {
     return this.sql('SELECT 1 FROM job_logs WHERE job_id = ?').get(jobId) !== undefined;
   }
 
-  async saveReport(report: ReportInput): Promise<{ id: number; changed: string[] }> {
+  async saveReport(report: ReportInput): Promise<{ id: number; changed: string[]; stored: boolean }> {
     const failures = report.results.filter((r) => r.status === 'failed').length;
     const changed = [FLAKY_URI];
     if (report.run_id !== null) changed.push(runUri(report.run_id));
-    const id = this.write(() => {
+    return this.write(() => {
+      if (report.once) {
+        const stored = this.sql(
+          'SELECT id FROM reports WHERE repo = ? AND source = ? ORDER BY id LIMIT 1',
+        ).get(report.repo, report.source) as { id: number } | undefined;
+        if (stored) return { id: stored.id, changed: [], stored: false };
+      }
       const reportId = Number(
         this.sql(
           `INSERT INTO reports (repo, source, run_id, commit_sha, ingested_at, tests, failures)
@@ -278,9 +264,8 @@ export class SqlitePipelinesStore implements PipelinesStore {
         );
       }
       recordChanges(this.database(), changed);
-      return reportId;
+      return { id: reportId, changed, stored: true };
     });
-    return { id, changed };
   }
 
   async hasReport(repo: string, source: string): Promise<boolean> {

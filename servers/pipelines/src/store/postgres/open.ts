@@ -1,4 +1,4 @@
-import { migratePostgres, openPostgres, type PostgresDatabase } from '@shipyard/db';
+import { openPostgres, type PostgresDatabase } from '@shipyard/db';
 import type { PipelinesStore } from '../types.js';
 import { schema } from './schema.js';
 import { PostgresPipelinesStore } from './store.js';
@@ -10,14 +10,7 @@ export async function openPipelinesPostgres(
   url: string,
   migrationsFolder: string,
 ): Promise<PipelinesPgDatabase> {
-  const database = await openPostgres({ url, server: 'pipelines', schema });
-  try {
-    await migratePostgres(database, migrationsFolder);
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  return database;
+  return openPostgres({ url, server: 'pipelines', schema, migrations: migrationsFolder });
 }
 
 /** A store over a database opened on first use (or warmUp), and closed with the server. */

@@ -1,6 +1,6 @@
 /** The PostgreSQL store: the same interface as the SQLite one, over a pool, one transaction per write. */
 import { deflateSync, inflateSync } from 'node:zlib';
-import { listenChanges, notifyChanges, pgTransaction } from '@shipyard/db';
+import { notifyChanges, pgTransaction, watchPostgres } from '@shipyard/db';
 import { flipRate } from '../../domain/flaky.js';
 import type { TestResult } from '../../domain/junit.js';
 import {
@@ -57,18 +57,7 @@ export class PostgresPipelinesStore implements PipelinesStore {
 
   // Every process's writes, this one's among them: resources/updated only tells a client to read again.
   watch(changed: (...uris: string[]) => void, changedAll?: () => void): () => void {
-    let stop: (() => void) | undefined;
-    let stopped = false;
-    this.database().then(
-      ({ url, schema }) => {
-        if (!stopped) stop = listenChanges({ url, schema, changed, changedAll: changedAll ?? (() => {}) });
-      },
-      () => {}, // the failed open is reported by the call that needs the database
-    );
-    return () => {
-      stopped = true;
-      stop?.();
-    };
+    return watchPostgres(this.database)(changed, changedAll);
   }
 
   async saveWorkflows(list: Workflow[]): Promise<string[]> {

@@ -8,10 +8,9 @@ export {
   MAX_NAME_CHARS,
   parseConfig,
   personName,
-  SETTINGS,
-  settingRow,
   UsageError,
 } from './config.js';
+export { SETTINGS, settingRow } from './config-help.js';
 export type {
   BaseContext,
   CompleteFn,

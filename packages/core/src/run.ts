@@ -1,4 +1,5 @@
-import { helpText, parseConfig, type ServerConfig, type ServerSetting, UsageError } from './config.js';
+import { parseConfig, type ServerConfig, type ServerSetting, UsageError } from './config.js';
+import { helpText } from './config-help.js';
 import type { ServerDefinition } from './define.js';
 import type { HttpHandle, HttpOptions } from './http.js';
 import { createLogger, type Logger, stackOf } from './logger.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { helpText } from '../src/config.js';
+import { helpText } from '../src/config-help.js';
 import { DEFAULT_HOST, DEFAULT_PORT, parseConfig, personName, SETTINGS, UsageError } from '../src/index.js';
 
 function usageError(argv: string[], env: NodeJS.ProcessEnv = {}): UsageError {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { helpText, parseConfig, type ServerSetting, UsageError } from '../src/config.js';
+import { parseConfig, type ServerSetting, UsageError } from '../src/config.js';
+import { helpText } from '../src/config-help.js';
 import { defineServer } from '../src/index.js';
 import { renderReference } from '../src/lint/docs.js';
 

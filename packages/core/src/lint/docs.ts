@@ -1,4 +1,4 @@
-import { SETTINGS, settingRow } from '../config.js';
+import { SETTINGS, settingRow } from '../config-help.js';
 import type { ServerDefinition } from '../define.js';
 import { templateVariables } from './rules.js';
 

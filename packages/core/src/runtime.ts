@@ -22,6 +22,7 @@ import { Inflight } from './inflight.js';
 import { createLogger, type Logger, type Redactor, redactor, stackOf } from './logger.js';
 import { Prompts } from './prompts.js';
 import { Resources, type Subscriptions } from './resources.js';
+import type { ServeOptions } from './session-server.js';
 import { clientRoots, LazyJsonSchemaValidator, methodOnly, SessionServer } from './session-server.js';
 import { type Extra, ToolCallRequestSchema, Tools } from './tools.js';
 
@@ -40,14 +41,6 @@ export interface RuntimeOptions {
   onWarmUpError?: (error: unknown) => void;
   /** Values never sent to a client in a log message (the HTTP token). */
   secrets?: readonly (string | undefined)[];
-}
-
-export interface ServeOptions {
-  /**
-   * Offer tools only (no resources, prompts, completions, logging), and ask the client nothing: for a
-   * protocol server that answers one request and is gone (HTTP --stateless).
-   */
-  toolsOnly?: boolean;
 }
 
 interface Session {
@@ -259,8 +252,7 @@ export class Runtime {
     const { server } = session;
     const { tools, resources, prompts } = this;
     this.onRequest(server, ListToolsRequestSchema, () => ({ tools: tools.list() }));
-    // A loose schema: a call's bad arguments are answered as a tool result. Tools only, the client's answer
-    // to a roots request would come to another protocol server: none is asked.
+    // Bad arguments are answered as a tool result. Tools only, no roots asked: the answer would go elsewhere.
     this.onRequest(server, ToolCallRequestSchema, (request, extra) =>
       tools.call(request.params.name, request.params.arguments, extra, this.callLog(session, extra), () =>
         toolsOnly ? Promise.resolve(undefined) : clientRoots(server, extra),

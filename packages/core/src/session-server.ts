@@ -75,3 +75,11 @@ export async function clientRoots(server: Server, extra: Extra): Promise<string[
   const { roots } = await server.listRoots(undefined, { signal: extra.signal });
   return roots.map((root) => root.uri);
 }
+
+export interface ServeOptions {
+  /**
+   * Offer tools only (no resources, prompts, completions, logging), and ask the client nothing: for a
+   * protocol server that answers one request and is gone (HTTP --stateless).
+   */
+  toolsOnly?: boolean;
+}

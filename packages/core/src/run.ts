@@ -216,12 +216,6 @@ export async function runServer(
             : '';
       return fail(`${(error as Error).message}${hint}`);
     }
-    log.info(`listening on ${http.url}`, {
-      readOnly: config.readOnly,
-      tools: runtime.toolNames.length,
-      replica: http.replica,
-      ...(config.httpSettings.stateless ? { stateless: true } : {}),
-    });
   } else {
     // The transport checks every request it passes on (readLine).
     await runtime.connect(new StdioTransport(process.stdin, process.stdout, log));
@@ -289,6 +283,15 @@ export async function runServer(
     // After the transport has read a last line that had no newline, and its call has begun.
     if (config.transport === 'stdio')
       process.stdin.once('end', () => setImmediate(() => shutdown('stdin closed')));
+  }
+  // Said once the signals are handled: a supervisor that stops the server on this line stops it cleanly.
+  if (http) {
+    log.info(`listening on ${http.url}`, {
+      readOnly: config.readOnly,
+      tools: runtime.toolNames.length,
+      replica: http.replica,
+      ...(config.httpSettings.stateless ? { stateless: true } : {}),
+    });
   }
   return { runtime, config, ...(http ? { http } : {}), stop };
 }

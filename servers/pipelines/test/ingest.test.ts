@@ -37,13 +37,18 @@ describe('ingest_test_report', () => {
     try {
       const updates = watchResourceUpdates(client);
       await client.subscribeResource({ uri: 'pipelines://flaky' });
+      // On PostgreSQL the listener reports every subscription once when it starts listening: not a write's.
+      if (onPostgres) await expect.poll(() => updates, { timeout: 5_000 }).toContain('pipelines://flaky');
+      updates.length = 0;
       const xml = readFileSync(join(fixtures, 'surefire.xml'), 'utf8');
       const result = await callOk(client, 'ingest_test_report', { content: xml, commit: 'ABCDEF1' });
       expect(counts(result)).toEqual([2, 1, 1, 0]);
       expect(result.failed_tests).toEqual([
         expect.objectContaining({ suite: 'com.example.InvoiceTest', name: 'roundsHalfUp' }),
       ]);
-      await expect.poll(() => updates).toEqual(['pipelines://flaky']);
+      // On PostgreSQL the write is heard twice: from this process, and from its notice.
+      const times = onPostgres ? 2 : 1;
+      await expect.poll(() => updates).toEqual(Array.from({ length: times }, () => 'pipelines://flaky'));
     } finally {
       await client.close();
     }

@@ -188,3 +188,28 @@ export function testDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string {
   }
   return url;
 }
+
+/**
+ * Databases standing for data dirs, on the test cluster: servers on one data dir share one database, as
+ * processes on one SQLite file do; undefined or ':memory:' gets a new one each time. `dropAll` drops them.
+ */
+export function dataDirDatabases(): { urlFor(dataDir?: string): Promise<string>; dropAll(): Promise<void> } {
+  const databases = new Map<string, Promise<FreshDatabase>>();
+  let fresh = 0;
+  return {
+    async urlFor(dataDir) {
+      const key = dataDir === undefined || dataDir === ':memory:' ? `:fresh:${fresh++}` : dataDir;
+      let database = databases.get(key);
+      if (!database) {
+        database = freshDatabase(testDatabaseUrl());
+        databases.set(key, database);
+      }
+      return (await database).url;
+    },
+    async dropAll() {
+      const made = [...databases.values()];
+      databases.clear();
+      for (const database of made) await (await database).drop();
+    },
+  };
+}

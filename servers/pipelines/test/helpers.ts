@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '@shipyard/core';
 import { type ConnectOptions, connect } from '@shipyard/testing';
-import { type FreshDatabase, freshDatabase, testDatabaseUrl, testEngine } from '@shipyard/testing/postgres';
+import { dataDirDatabases, testEngine } from '@shipyard/testing/postgres';
 import { strToU8, zipSync } from 'fflate';
 import { afterAll } from 'vitest';
 import { DEFAULT_JUNIT_ARTIFACTS } from '../src/domain/repo.js';
@@ -33,26 +33,12 @@ export interface PipelinesOptions extends ConnectOptions {
 export const engine = testEngine();
 export const onPostgres = engine === 'postgres';
 
-// On PostgreSQL, a data dir stands for a database: servers on one data dir share one database, as
-// processes on one SQLite file do. Every test file's databases are dropped after it.
-const databases = new Map<string, Promise<FreshDatabase>>();
-let fresh = 0;
-afterAll(async () => {
-  const made = [...databases.values()];
-  databases.clear();
-  for (const database of made) await (await database).drop();
-});
+// On PostgreSQL, a data dir stands for a database; every test file's databases are dropped after it.
+const databases = dataDirDatabases();
+afterAll(databases.dropAll);
 
 /** The database URL standing for `dataDir` (a new database for each undefined or ':memory:'). */
-export async function databaseUrlFor(dataDir?: string): Promise<string> {
-  const key = dataDir === undefined || dataDir === ':memory:' ? `:fresh:${fresh++}` : dataDir;
-  let database = databases.get(key);
-  if (!database) {
-    database = freshDatabase(testDatabaseUrl());
-    databases.set(key, database);
-  }
-  return (await database).url;
-}
+export const databaseUrlFor = (dataDir?: string): Promise<string> => databases.urlFor(dataDir);
 
 /** A store of the engine under test on a data dir (default in memory, or a new database). */
 export async function openStore(dataDir = ':memory:') {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { type ConnectOptions, callOk, connect } from '@shipyard/testing';
-import { type FreshDatabase, freshDatabase, testDatabaseUrl, testEngine } from '@shipyard/testing/postgres';
+import { dataDirDatabases, testEngine } from '@shipyard/testing/postgres';
 import { afterAll, expect } from 'vitest';
 import { createSprintServer } from '../src/server.js';
 import { lazySprintPostgresStore, openSprintPostgres } from '../src/store/postgres/open.js';
@@ -14,26 +14,12 @@ export const bin = fileURLToPath(new URL('../dist/index.cjs', import.meta.url));
 export const engine = testEngine();
 export const onPostgres = engine === 'postgres';
 
-// On PostgreSQL, a data dir stands for a database: servers on one data dir share one database, as
-// processes on one SQLite file do. Every test file's databases are dropped after it.
-const databases = new Map<string, Promise<FreshDatabase>>();
-let fresh = 0;
-afterAll(async () => {
-  const made = [...databases.values()];
-  databases.clear();
-  for (const database of made) await (await database).drop();
-});
+// On PostgreSQL, a data dir stands for a database; every test file's databases are dropped after it.
+const databases = dataDirDatabases();
+afterAll(databases.dropAll);
 
 /** The database URL standing for `dataDir` (a new database for each undefined or ':memory:'). */
-export async function databaseUrlFor(dataDir?: string): Promise<string> {
-  const key = dataDir === undefined || dataDir === ':memory:' ? `:fresh:${fresh++}` : dataDir;
-  let database = databases.get(key);
-  if (!database) {
-    database = freshDatabase(testDatabaseUrl());
-    databases.set(key, database);
-  }
-  return (await database).url;
-}
+export const databaseUrlFor = (dataDir?: string): Promise<string> => databases.urlFor(dataDir);
 
 /** A store of the engine under test on a data dir (default in memory, or a new database). */
 export async function openStore(dataDir = ':memory:') {

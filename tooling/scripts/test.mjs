@@ -17,7 +17,9 @@ const reports = () =>
 
 for (const file of reports()) rmSync(file);
 
-const args = ['exec', 'turbo', 'run', 'test', '--continue', ...process.argv.slice(2)];
+// Each vitest already runs its files on every CPU, and many tests start processes: packages running side by
+// side on top of that overload a small machine until tests time out. Half the CPUs (at least one) run at once.
+const args = ['exec', 'turbo', 'run', 'test', '--continue', '--concurrency=50%', ...process.argv.slice(2)];
 const run = spawnSync('pnpm', args, {
   cwd: root,
   stdio: 'inherit',

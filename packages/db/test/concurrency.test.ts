@@ -124,5 +124,5 @@ describe('two processes on one file', () => {
         check.close();
       }
     }
-  }, 60_000);
+  }, 180_000);
 });

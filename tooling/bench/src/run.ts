@@ -190,9 +190,13 @@ async function main(): Promise<number> {
   const servers = charts && names.length === 0 ? [] : findServers(names);
   if (servers.length === 0 && !charts)
     throw new Error('no built server (servers/*/dist/index.cjs): run `pnpm build`');
-  const toBuild = [...servers.map((s) => s.pkgName), ...(charts ? ['@shipyard/charts'] : [])];
-  if (!smoke && !values['no-build']) build(toBuild);
   const databaseUrl = values['database-url']?.trim();
+  const toBuild = [
+    ...servers.map((s) => s.pkgName),
+    ...(charts ? ['@shipyard/charts'] : []),
+    ...(databaseUrl ? ['@shipyard/testing'] : []),
+  ];
+  if (!smoke && !values['no-build']) build(toBuild);
   if (values['database-url'] !== undefined && !databaseUrl)
     throw new Error(`--database-url wants a postgres:// URL or ${AUTO}`);
   const clients = count(values.clients, smoke ? 4 : 16, 'clients');

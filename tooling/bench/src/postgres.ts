@@ -102,9 +102,13 @@ export async function insertRows(
     const size = o.batch ?? 5_000;
     let count = 0;
     let arrays: (string | null)[][] = o.inputs.map(() => []);
-    const flush = async () => {
+    // One batch in flight while the next is made: the database works while the rows are generated.
+    let inFlight: Promise<unknown> = Promise.resolve();
+    const send = async () => {
+      await inFlight;
       if ((arrays[0]?.length ?? 0) === 0) return;
-      await client.query(sql, arrays);
+      inFlight = client.query(sql, arrays);
+      inFlight.catch(() => {}); // awaited by the next send
       arrays = o.inputs.map(() => []);
     };
     await client.query('BEGIN');
@@ -113,9 +117,10 @@ export async function insertRows(
         arrays[i]?.push(value === null ? null : String(value));
       });
       count++;
-      if (count % size === 0) await flush();
+      if (count % size === 0) await send();
     }
-    await flush();
+    await send();
+    await inFlight;
     for (const column of columns) {
       const { rows } = await client.query<{ s: string | null }>(
         'SELECT pg_get_serial_sequence($1, $2) AS s',

@@ -2,8 +2,10 @@
 import { join } from 'node:path';
 import { migrate, openDatabase } from '@shipyard/db';
 import { contentHash, headOf, lineCount } from '../../../servers/snippets/src/domain/model.ts';
+import { CONFIG, documentParts } from '../../../servers/snippets/src/store/postgres/search.ts';
 import { ftsColumns } from '../../../servers/snippets/src/store/sqlite/store.ts';
-import { defineBench, type SeedContext, type ToolCall } from '../src/scenario.ts';
+import { insertRows, openSeedDatabase, type Value } from '../src/postgres.ts';
+import { defineBench, type PostgresSeedContext, type SeedContext, type ToolCall } from '../src/scenario.ts';
 import { prng, words } from '../src/seed.ts';
 
 /** Words + a language filter, taken in turn: first page of 20 with its total. */
@@ -42,12 +44,23 @@ export default defineBench({
     {
       name: '`search_snippets`, words + language, 100,000 snippets',
       seed: seedSnippets,
+      seedPostgres: seedSnippetsPostgres,
       calls: SEARCHES,
       reference: { label: '`LIKE` scan', open: openLikeScan },
       runs: 40,
       target: 1 / 15,
     },
   ],
+  throughput: {
+    name: '`get_snippet`',
+    setup: [SAVE],
+    call: ([saved]) => ({
+      name: 'get_snippet',
+      arguments: {
+        id: (saved as { structuredContent: { snippet: { id: string } } }).structuredContent.snippet.id,
+      },
+    }),
+  },
 });
 
 const SNIPPETS = 100_000;
@@ -172,15 +185,46 @@ function generator(random: () => number) {
   };
 }
 
+interface SnippetRow {
+  n: number;
+  id: string;
+  title: string;
+  language: Language;
+  description: string;
+  tags: string[];
+  worked: number;
+  failed: number;
+  at: string;
+  code: string;
+}
+
+/** The seeded snippets, the same every run, for either engine. */
+function* snippetRows(smoke: boolean): Generator<SnippetRow> {
+  const count = smoke ? SMOKE_SNIPPETS : SNIPPETS;
+  const random = prng(7);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  const generate = generator(random);
+  const start = Date.parse('2024-01-01T00:00:00Z');
+  const span = 2 * 365 * 24 * 3600 * 1000;
+  for (let n = 1; n <= count; n++) {
+    const language = pick(LANGUAGES);
+    const { code: body, title, description } = generate(language);
+    // The snippet's number in a comment keeps every body distinct, as the content hash requires.
+    const code = `${language === 'Python' || language === 'Shell' ? '#' : language === 'SQL' ? '--' : '//'} ${n}\n${body}`;
+    const tags = [...new Set([pick(TAGS), pick(TAGS)].slice(0, 1 + Math.floor(random() * 2)))];
+    const at = new Date(start + Math.floor((span * n) / count)).toISOString();
+    const id = `sn-${n.toString(36).padStart(5, '0')}`;
+    const worked = random() < 0.2 ? Math.floor(random() * 5) : 0;
+    const failed = random() < 0.1 ? Math.floor(random() * 3) : 0;
+    yield { n, id, title, language, description, tags, worked, failed, at, code };
+  }
+}
+
 /**
  * Snippets in eight languages written straight into the server's tables after its migrations, with their
  * full-text index rows built as the server builds them (store.ts's ftsColumns).
  */
 function seedSnippets({ dataDir, root, smoke }: SeedContext): void {
-  const count = smoke ? SMOKE_SNIPPETS : SNIPPETS;
-  const random = prng(7);
-  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
-  const generate = generator(random);
   const database = openDatabase({ server: 'snippets', dataDir });
   try {
     migrate(database, join(root, 'servers/snippets/drizzle'));
@@ -193,45 +237,99 @@ function seedSnippets({ dataDir, root, smoke }: SeedContext): void {
     const insertFts = sqlite.prepare(
       'INSERT INTO snippets_fts (rowid, title, tags, description, code, words) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    const start = Date.parse('2024-01-01T00:00:00Z');
-    const span = 2 * 365 * 24 * 3600 * 1000;
-    const BATCH = 5_000;
-    for (let from = 1; from <= count; from += BATCH) {
-      sqlite.transaction(() => {
-        for (let n = from; n < Math.min(from + BATCH, count + 1); n++) {
-          const language = pick(LANGUAGES);
-          const { code: body, title, description } = generate(language);
-          // The snippet's number in a comment keeps every body distinct, as the content hash requires.
-          const code = `${language === 'Python' || language === 'Shell' ? '#' : language === 'SQL' ? '--' : '//'} ${n}\n${body}`;
-          const tags = [...new Set([pick(TAGS), pick(TAGS)].slice(0, 1 + Math.floor(random() * 2)))];
-          const at = new Date(start + Math.floor((span * n) / count)).toISOString();
-          const id = `sn-${n.toString(36).padStart(5, '0')}`;
-          const worked = random() < 0.2 ? Math.floor(random() * 5) : 0;
-          const failed = random() < 0.1 ? Math.floor(random() * 3) : 0;
-          insert.run(
-            n,
-            id,
-            title,
-            language,
-            description,
-            JSON.stringify(tags),
-            contentHash(code),
-            worked,
-            failed,
-            at,
-            at,
-            headOf(code),
-            lineCount(code),
-            code,
-          );
-          for (const tag of tags) insertTag.run(tag, n);
-          insertFts.run(n, ...ftsColumns({ title, code, language, description, tags, source: null }));
-        }
-      })();
+    const write = sqlite.transaction((batch: SnippetRow[]) => {
+      for (const r of batch) {
+        insert.run(
+          r.n,
+          r.id,
+          r.title,
+          r.language,
+          r.description,
+          JSON.stringify(r.tags),
+          contentHash(r.code),
+          r.worked,
+          r.failed,
+          r.at,
+          r.at,
+          headOf(r.code),
+          lineCount(r.code),
+          r.code,
+        );
+        for (const tag of r.tags) insertTag.run(tag, r.n);
+        insertFts.run(r.n, ...ftsColumns({ ...r, source: null }));
+      }
+    });
+    let batch: SnippetRow[] = [];
+    for (const row of snippetRows(smoke)) {
+      batch.push(row);
+      if (batch.length === 5_000) {
+        write(batch);
+        batch = [];
+      }
     }
+    write(batch);
     sqlite.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
     database.close();
+  }
+}
+
+/**
+ * The same snippets in PostgreSQL, a batch of rows per statement, with the stored search document built
+ * from the same parts as the server builds it (store/postgres/search.ts).
+ */
+async function seedSnippetsPostgres({ databaseUrl, root, smoke }: PostgresSeedContext): Promise<void> {
+  const database = await openSeedDatabase({ databaseUrl, root, server: 'snippets' });
+  try {
+    const tags: Value[][] = [];
+    const rows = function* (): Generator<Value[]> {
+      for (const r of snippetRows(smoke)) {
+        for (const tag of r.tags) tags.push([tag, r.n]);
+        const { a, b, d } = documentParts({ ...r, source: null });
+        const at = r.at;
+        yield [
+          r.n,
+          r.id,
+          r.title,
+          r.language,
+          r.description,
+          JSON.stringify(r.tags),
+          contentHash(r.code),
+          r.worked,
+          r.failed,
+          at,
+          at,
+          headOf(r.code),
+          lineCount(r.code),
+          r.code,
+          a,
+          b,
+          d,
+        ];
+      }
+    };
+    await insertRows(database, {
+      table: 'snippets',
+      inputs: ['n', 'id', 'title', 'language', 'description', 'tags', 'hash', 'worked', 'failed'].concat([
+        'created_at',
+        'updated_at',
+        'head',
+        'lines',
+        'code',
+        'doc_a',
+        'doc_b',
+        'doc_d',
+      ]),
+      rows: rows(),
+      computed: {
+        search:
+          `setweight(to_tsvector('${CONFIG}', u.doc_a), 'A') || setweight(to_tsvector('${CONFIG}', u.doc_b), 'B') || ` +
+          `setweight(to_tsvector('${CONFIG}', u.doc_d), 'D')`,
+      },
+    });
+    await insertRows(database, { table: 'snippet_tags', inputs: ['tag', 'n'], rows: tags });
+  } finally {
+    await database.close();
   }
 }
 

@@ -1,7 +1,8 @@
 // @shipyard/tickets: a create, a read, and a search at 100,000 tickets against the same question as a LIKE scan.
 import { join } from 'node:path';
 import { migrate, openDatabase } from '@shipyard/db';
-import { defineBench, type SeedContext, type ToolCall } from '../src/scenario.ts';
+import { insertRows, openSeedDatabase, type Value } from '../src/postgres.ts';
+import { defineBench, type PostgresSeedContext, type SeedContext, type ToolCall } from '../src/scenario.ts';
 import { prng, words } from '../src/seed.ts';
 
 const PROJECT: ToolCall = { name: 'create_project', arguments: { key: 'BENCH', name: 'Benchmark' } };
@@ -37,6 +38,7 @@ export default defineBench({
     {
       name: '`search_tickets`, words + two filters, 100,000 tickets',
       seed: seedTickets,
+      seedPostgres: seedTicketsPostgres,
       // The first search adds the seeded tickets to the full-text index, as after an upgrade.
       setup: [SEARCHES[0] as ToolCall],
       calls: SEARCHES,
@@ -45,6 +47,11 @@ export default defineBench({
       target: 0.1,
     },
   ],
+  throughput: {
+    name: '`get_ticket`',
+    setup: [PROJECT, CREATE],
+    call: { name: 'get_ticket', arguments: { key: 'BENCH-1' } },
+  },
 });
 
 const TICKETS = 100_000;
@@ -121,11 +128,20 @@ const TYPES: [string, number][] = [
   ['chore', 10],
 ];
 
+/** The projects' rows: id, key, name, last_number, created_at. */
+type ProjectRow = [number, string, string, number, string];
+/** A ticket's row, in the order of TICKET_COLUMNS. */
+type TicketRow = Value[];
+
+const TICKET_COLUMNS = ['id', 'project_id', 'number', 'key', 'title', 'description', 'type', 'status']
+  .concat(['priority', 'priority_rank', 'assignee', 'reporter', 'labels', 'estimate', 'due_date'])
+  .concat(['parent_id', 'version', 'created_at', 'updated_at']);
+
 /**
- * Tickets with generated titles and descriptions, spread over four projects and two years, written straight
- * into the server's tables after its migrations. The full-text index is left to the server.
+ * Tickets with generated titles and descriptions, spread over four projects and two years, the same every
+ * run for either engine; and the projects, with the last numbers of the tickets generated so far.
  */
-function seedTickets({ dataDir, root, smoke }: SeedContext): void {
+function ticketRows(smoke: boolean): { tickets: Generator<TicketRow>; projects(): ProjectRow[] } {
   const count = smoke ? SMOKE_TICKETS : TICKETS;
   const random = prng(42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
@@ -160,65 +176,101 @@ function seedTickets({ dataDir, root, smoke }: SeedContext): void {
     }
     return sentences.join(' ');
   };
+  const start = Date.parse('2024-01-01T00:00:00Z');
+  const span = 2 * 365 * 24 * 3600 * 1000;
+  const numbers = PROJECTS.map(() => 0);
+  function* tickets(): Generator<TicketRow> {
+    for (let id = 1; id <= count; id++) {
+      const p = Math.floor(random() * PROJECTS.length);
+      const number = (numbers[p] ?? 0) + 1;
+      numbers[p] = number;
+      const type = weighted(TYPES);
+      const priority = weighted(PRIORITIES);
+      const created = start + Math.floor((span * id) / count);
+      const updated = created + Math.floor(random() * 60 * 24 * 3600 * 1000);
+      const labels = [
+        ...new Set(Array.from({ length: Math.floor(random() * 4) }, () => pick(LABELS))),
+      ].sort();
+      yield [
+        id,
+        p + 1,
+        number,
+        `${PROJECTS[p]}-${number}`,
+        title(type),
+        description(),
+        type,
+        weighted(STATUSES),
+        priority,
+        PRIORITY_RANK[priority] as number,
+        random() < 0.25 ? null : pick(NAMES),
+        pick(NAMES),
+        JSON.stringify(labels),
+        random() < 0.5 ? null : pick([1, 2, 3, 5, 8, 13]),
+        random() < 0.8 ? null : new Date(updated + 30 * 24 * 3600 * 1000).toISOString().slice(0, 10),
+        id > 100 && random() < 0.05 ? 1 + Math.floor(random() * (id - 1)) : null,
+        1,
+        new Date(created).toISOString(),
+        new Date(updated).toISOString(),
+      ];
+    }
+  }
+  return {
+    tickets: tickets(),
+    projects: () =>
+      PROJECTS.map((key, i) => [
+        i + 1,
+        key,
+        `${key} project`,
+        numbers[i] ?? 0,
+        new Date(start).toISOString(),
+      ]),
+  };
+}
 
+/** The tickets written straight into the server's tables after its migrations. The full-text index is left to the server. */
+function seedTickets({ dataDir, root, smoke }: SeedContext): void {
   const database = openDatabase({ server: 'tickets', dataDir });
   try {
     migrate(database, join(root, 'servers/tickets/drizzle'));
     const { sqlite } = database;
     const insertProject = sqlite.prepare(
-      'INSERT INTO projects (key, name, last_number, created_at) VALUES (?, ?, ?, ?)',
+      'INSERT INTO projects (id, key, name, last_number, created_at) VALUES (?, ?, ?, ?, ?)',
     );
     const insertTicket = sqlite.prepare(
-      `INSERT INTO tickets (id, project_id, number, key, title, description, type, status, priority, priority_rank,
-         assignee, reporter, labels, estimate, due_date, parent_id, version, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+      `INSERT INTO tickets (${TICKET_COLUMNS.join(', ')}) VALUES (${TICKET_COLUMNS.map(() => '?').join(', ')})`,
     );
-    const start = Date.parse('2024-01-01T00:00:00Z');
-    const span = 2 * 365 * 24 * 3600 * 1000;
-    const numbers = PROJECTS.map(() => 0);
+    const rows = ticketRows(smoke);
     sqlite.transaction(() => {
-      for (const key of PROJECTS) insertProject.run(key, `${key} project`, 0, new Date(start).toISOString());
-      for (let id = 1; id <= count; id++) {
-        const p = Math.floor(random() * PROJECTS.length);
-        const number = (numbers[p] ?? 0) + 1;
-        numbers[p] = number;
-        const type = weighted(TYPES);
-        const priority = weighted(PRIORITIES);
-        const created = start + Math.floor((span * id) / count);
-        const updated = created + Math.floor(random() * 60 * 24 * 3600 * 1000);
-        const labels = [
-          ...new Set(Array.from({ length: Math.floor(random() * 4) }, () => pick(LABELS))),
-        ].sort();
-        insertTicket.run(
-          id,
-          p + 1,
-          number,
-          `${PROJECTS[p]}-${number}`,
-          title(type),
-          description(),
-          type,
-          weighted(STATUSES),
-          priority,
-          PRIORITY_RANK[priority],
-          random() < 0.25 ? null : pick(NAMES),
-          pick(NAMES),
-          JSON.stringify(labels),
-          random() < 0.5 ? null : pick([1, 2, 3, 5, 8, 13]),
-          random() < 0.8 ? null : new Date(updated + 30 * 24 * 3600 * 1000).toISOString().slice(0, 10),
-          id > 100 && random() < 0.05 ? 1 + Math.floor(random() * (id - 1)) : null,
-          new Date(created).toISOString(),
-          new Date(updated).toISOString(),
-        );
-      }
+      // The projects first, for the tickets' foreign key; their last numbers once the tickets are in.
+      for (const project of rows.projects()) insertProject.run(...project);
+      for (const ticket of rows.tickets) insertTicket.run(...ticket);
       const setLast = sqlite.prepare('UPDATE projects SET last_number = ? WHERE id = ?');
-      numbers.forEach((n, i) => {
-        setLast.run(n, i + 1);
-      });
+      for (const [id, , , last] of rows.projects()) setLast.run(last, id);
     })();
     // No ANALYZE: a real tickets.db has no statistics either, and they change SQLite's plans.
     sqlite.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
     database.close();
+  }
+}
+
+/**
+ * The same tickets in PostgreSQL (schema `tickets`, the same tables and columns as on SQLite), a batch of
+ * rows per statement. Plain rows only: the stored search column is the database's to fill.
+ */
+async function seedTicketsPostgres({ databaseUrl, root, smoke }: PostgresSeedContext): Promise<void> {
+  const database = await openSeedDatabase({ databaseUrl, root, server: 'tickets' });
+  try {
+    const rows = ticketRows(smoke);
+    const inputs = ['id', 'key', 'name', 'last_number', 'created_at'];
+    // The projects first, for the tickets' foreign key; their last numbers once the tickets are in.
+    await insertRows(database, { table: 'projects', inputs, rows: rows.projects() });
+    await insertRows(database, { table: 'tickets', inputs: TICKET_COLUMNS, rows: rows.tickets });
+    for (const [id, , , last] of rows.projects()) {
+      await database.pool.query('UPDATE projects SET last_number = $1 WHERE id = $2', [last, id]);
+    }
+  } finally {
+    await database.close();
   }
 }
 

@@ -45,9 +45,10 @@ export class Child {
   private stderrTail = '';
   private exited = false;
 
-  constructor(script: string, args: string[]) {
+  /** `env` is added to the children's environment (e.g. a database URL, which must not show in `ps`). */
+  constructor(script: string, args: string[], env: Record<string, string> = {}) {
     this.proc = spawn(process.execPath, [script, ...args], {
-      env: childEnv(),
+      env: { ...childEnv(), ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     this.exitPromise = new Promise((resolve) => {

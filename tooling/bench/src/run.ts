@@ -1,4 +1,4 @@
-// pnpm bench [server…] [--one-cpu] [--smoke] [--no-build] [--results] [--runs N] [--calls N]
+// pnpm bench [server…] [--one-cpu] [--smoke] [--no-build] [--results] [--runs N] [--calls N] [--database-url URL|auto]
 // Benchmarks each server's built bin against the bare SDK server in baseline/. See ../README.md.
 import { spawnSync } from 'node:child_process';
 import {
@@ -17,7 +17,15 @@ import { parseArgs } from 'node:util';
 import { benchCharts, CHARTS, chartsFigures, chartsSection } from './charts.ts';
 import { cpusAllowed } from './child.ts';
 import { coldStart, idle, type ScenarioResult, type Side, scenario } from './measure.ts';
+import { benchOnPostgres, NotOnPostgres } from './measure-postgres.ts';
+import { AUTO, type BenchPostgres, benchPostgres } from './postgres.ts';
 import { type Result, ratios, replaceSection, section, writeSection } from './report.ts';
+import {
+  type PostgresResult,
+  postgresRatios,
+  postgresSection,
+  postgresSectionName,
+} from './report-postgres.ts';
 import type { ServerBench } from './scenario.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -41,6 +49,12 @@ Options:
   --warmup N       cold-start warm-up rounds, dropped (default 2)
   --calls N        timed calls per side and scenario (default 500; a scenario may ask for fewer)
   --call-warmup N  warm-up calls per side and scenario, dropped (default 20)
+  --database-url URL|auto
+                   run the servers on PostgreSQL (a fresh database per scenario on the server URL names, or
+                   with auto a throwaway cluster, stopped at the end): each scenario against the same server
+                   on SQLite and the baseline's echo, then HTTP calls per second with one and two replicas
+  --clients N      HTTP clients with --database-url (default 16)
+  --http-seconds S length of an HTTP round with --database-url (default 5)
   -h, --help       this text
 
 The tables go to stdout, raw figures to tooling/bench/results/<server>.json, progress to stderr.
@@ -138,6 +152,9 @@ async function main(): Promise<number> {
       'one-cpu': { type: 'boolean', default: false },
       results: { type: 'boolean', default: false },
       smoke: { type: 'boolean', default: false },
+      'database-url': { type: 'string' },
+      clients: { type: 'string' },
+      'http-seconds': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -173,125 +190,254 @@ async function main(): Promise<number> {
   const servers = charts && names.length === 0 ? [] : findServers(names);
   if (servers.length === 0 && !charts)
     throw new Error('no built server (servers/*/dist/index.cjs): run `pnpm build`');
-  const toBuild = [...servers.map((s) => s.pkgName), ...(charts ? ['@shipyard/charts'] : [])];
+  const databaseUrl = values['database-url']?.trim();
+  const toBuild = [
+    ...servers.map((s) => s.pkgName),
+    ...(charts ? ['@shipyard/charts'] : []),
+    ...(databaseUrl ? ['@shipyard/testing'] : []),
+  ];
   if (!smoke && !values['no-build']) build(toBuild);
+  if (values['database-url'] !== undefined && !databaseUrl)
+    throw new Error(`--database-url wants a postgres:// URL or ${AUTO}`);
+  const clients = count(values.clients, smoke ? 4 : 16, 'clients');
+  const httpSeconds = count(values['http-seconds'], smoke ? 1 : 5, 'http-seconds');
+  if (databaseUrl)
+    log(
+      `PostgreSQL: ${databaseUrl === AUTO ? 'starting a throwaway cluster' : 'the server --database-url names'}`,
+    );
+  const pg = databaseUrl ? await benchPostgres(databaseUrl) : undefined;
+  try {
+    return await benchAll();
+  } finally {
+    await pg?.stop();
+  }
 
-  const outDir = join(benchDir, 'results', ...(smoke ? ['smoke'] : []));
-  mkdirSync(outDir, { recursive: true });
-  const baseline: Side = { script: baselineScript, args: () => [] };
-  const measuredCommit = commit(); // before --results writes RESULTS.md
-  let failed = 0;
-  for (const server of servers) {
-    if (!existsSync(server.bin)) {
-      log(`${server.name}: ${relative(root, server.bin)} is missing: run \`pnpm build\``);
-      failed++;
-      continue;
-    }
-    const tmp = mkdtempSync(join(tmpdir(), `shipyard-bench-${server.name}-`));
-    try {
-      log(`bench ${server.name}: ${relative(root, server.bin)} against ${relative(root, baselineScript)}`);
-      const machineAtStart = machine();
-      const bench = await loadBench(server.name);
-      const side: Side = { script: server.bin, args: (dataDir) => ['--data-dir', dataDir] };
-      const codeCache = join(dirname(server.bin), 'bundle.cjs.cache');
-      const cold = await coldStart({
-        server: side,
-        baseline,
-        dropCodeCache: () => rmSync(codeCache, { force: true }),
-        runs,
-        warmup,
-        tmp,
-        log,
-      });
-      const idleResult = await idle({ server: side, baseline, tmp });
-      const scenarios: ScenarioResult[] = [];
-      for (const s of bench.scenarios) {
-        scenarios.push(
-          await scenario({
-            scenario: s,
-            server: side,
-            baseline,
-            calls,
-            warmup: callWarmup,
-            smoke,
-            root,
-            tmp,
-            log,
-          }),
-        );
+  async function benchAll(): Promise<number> {
+    const outDir = join(benchDir, 'results', ...(smoke ? ['smoke'] : []));
+    mkdirSync(outDir, { recursive: true });
+    const baseline: Side = { script: baselineScript, args: () => [] };
+    const measuredCommit = commit(); // before --results writes RESULTS.md
+    let failed = 0;
+    for (const server of servers) {
+      if (!existsSync(server.bin)) {
+        log(`${server.name}: ${relative(root, server.bin)} is missing: run \`pnpm build\``);
+        failed++;
+        continue;
       }
-      const options = process.argv.slice(2).filter((a) => a.startsWith('--') && a !== '--results');
-      const result: Result = {
-        meta: {
-          server: server.name,
+      const tmp = mkdtempSync(join(tmpdir(), `shipyard-bench-${server.name}-`));
+      try {
+        log(`bench ${server.name}: ${relative(root, server.bin)} against ${relative(root, baselineScript)}`);
+        const machineAtStart = machine();
+        const bench = await loadBench(server.name);
+        const side: Side = { script: server.bin, args: (dataDir) => ['--data-dir', dataDir] };
+        if (pg) {
+          failed += await onPostgres({
+            server,
+            bench,
+            side,
+            baseline,
+            pg,
+            machine: machineAtStart,
+            commit: measuredCommit,
+            runs,
+            warmup,
+            calls,
+            callWarmup,
+            clients,
+            httpSeconds,
+            smoke,
+            results: values.results,
+            outDir,
+            tmp,
+          });
+          continue;
+        }
+        const codeCache = join(dirname(server.bin), 'bundle.cjs.cache');
+        const cold = await coldStart({
+          server: side,
+          baseline,
+          dropCodeCache: () => rmSync(codeCache, { force: true }),
+          runs,
+          warmup,
+          tmp,
+          log,
+        });
+        const idleResult = await idle({ server: side, baseline, tmp });
+        const scenarios: ScenarioResult[] = [];
+        for (const s of bench.scenarios) {
+          scenarios.push(
+            await scenario({
+              scenario: s,
+              server: side,
+              baseline,
+              calls,
+              warmup: callWarmup,
+              smoke,
+              root,
+              tmp,
+              log,
+            }),
+          );
+        }
+        const options = process.argv.slice(2).filter((a) => a.startsWith('--') && a !== '--results');
+        const result: Result = {
+          meta: {
+            server: server.name,
+            machine: machineAtStart,
+            date: new Date().toISOString().slice(0, 16).replace('T', ' ').concat(' UTC'),
+            commit: measuredCommit,
+            command: ['pnpm bench', server.name, ...options].join(' '),
+            runs,
+            warmup,
+            calls,
+            callWarmup,
+          },
+          cold,
+          idle: idleResult,
+          scenarios,
+          coldStartTarget: bench.coldStartTarget,
+        };
+        process.stdout.write(`${section(result)}\n\n`);
+        writeFileSync(join(outDir, `${server.name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+        if (values.results) {
+          writeSection(join(benchDir, 'RESULTS.md'), result);
+          log(`  wrote the ${server.name} table into tooling/bench/RESULTS.md`);
+        }
+        if (smoke) {
+          for (const [row, value] of Object.entries(ratios(result))) {
+            if (Number.isFinite(value) && value > 0) continue;
+            log(`smoke: ${server.name}: ${row} ratio is ${value}`);
+            failed++;
+          }
+        }
+      } catch (error) {
+        const said =
+          error instanceof NotOnPostgres
+            ? error.message
+            : error instanceof Error
+              ? (error.stack ?? error.message)
+              : String(error);
+        log(`${server.name}: bench failed: ${pg ? pg.hide(said) : said}`);
+        failed++;
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    }
+    if (charts) {
+      try {
+        log('bench charts: packages/charts/bench.ts in fresh processes');
+        const machineAtStart = machine();
+        const result = benchCharts({ root, processes: smoke ? 1 : 5, runs: smoke ? 3 : 20, log });
+        const options = process.argv.slice(2).filter((a) => a.startsWith('--') && a !== '--results');
+        const text = chartsSection(result, {
           machine: machineAtStart,
           date: new Date().toISOString().slice(0, 16).replace('T', ' ').concat(' UTC'),
           commit: measuredCommit,
-          command: ['pnpm bench', server.name, ...options].join(' '),
-          runs,
-          warmup,
-          calls,
-          callWarmup,
-        },
-        cold,
-        idle: idleResult,
-        scenarios,
-        coldStartTarget: bench.coldStartTarget,
-      };
-      process.stdout.write(`${section(result)}\n\n`);
-      writeFileSync(join(outDir, `${server.name}.json`), `${JSON.stringify(result, null, 2)}\n`);
-      if (values.results) {
-        writeSection(join(benchDir, 'RESULTS.md'), result);
-        log(`  wrote the ${server.name} table into tooling/bench/RESULTS.md`);
-      }
-      if (smoke) {
-        for (const [row, value] of Object.entries(ratios(result))) {
-          if (Number.isFinite(value) && value > 0) continue;
-          log(`smoke: ${server.name}: ${row} ratio is ${value}`);
-          failed++;
+          command: ['pnpm bench', CHARTS, ...options].join(' '),
+        });
+        process.stdout.write(`${text}\n\n`);
+        writeFileSync(join(outDir, `${CHARTS}.json`), `${JSON.stringify(result, null, 2)}\n`);
+        if (values.results) {
+          replaceSection(join(benchDir, 'RESULTS.md'), CHARTS, text);
+          log('  wrote the charts table into tooling/bench/RESULTS.md');
         }
+        if (smoke) {
+          for (const [row, value] of Object.entries(chartsFigures(result))) {
+            if (Number.isFinite(value) && value > 0) continue;
+            log(`smoke: charts: ${row} is ${value}`);
+            failed++;
+          }
+        }
+      } catch (error) {
+        log(`charts: bench failed: ${error instanceof Error ? error.message : String(error)}`);
+        failed++;
       }
-    } catch (error) {
-      log(
-        `${server.name}: bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
-      failed++;
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
+    }
+    log(failed ? `bench: ${failed} failure(s)` : 'bench: done');
+    return failed ? 1 : 0;
+  }
+}
+
+/** One server on PostgreSQL: its section, raw figures and, under --smoke, the count of missing figures. */
+async function onPostgres(o: {
+  server: Server;
+  bench: ServerBench;
+  side: Side;
+  baseline: Side;
+  pg: BenchPostgres;
+  machine: string;
+  commit: string;
+  runs: number;
+  warmup: number;
+  calls: number;
+  callWarmup: number;
+  clients: number;
+  httpSeconds: number;
+  smoke: boolean;
+  results: boolean;
+  outDir: string;
+  tmp: string;
+}): Promise<number> {
+  const rounds = o.smoke ? 1 : 3;
+  const run = await benchOnPostgres({
+    name: o.server.name,
+    bench: o.bench,
+    server: o.side,
+    baseline: o.baseline,
+    pg: o.pg,
+    calls: o.calls,
+    warmup: o.callWarmup,
+    clients: o.clients,
+    seconds: o.httpSeconds,
+    rounds,
+    smoke: o.smoke,
+    root,
+    tmp: o.tmp,
+    log,
+  });
+  // The command as given, with the URL's password hidden.
+  const options = process.argv
+    .slice(2)
+    .filter((a) => a.startsWith('--') && a !== '--results')
+    .map((a) => o.pg.hide(a));
+  const given = process.argv.indexOf('--database-url');
+  if (given !== -1 && !options.some((a) => a.startsWith('--database-url=')))
+    options.splice(options.indexOf('--database-url') + 1, 0, o.pg.shown);
+  const result: PostgresResult = {
+    meta: {
+      server: o.server.name,
+      machine: o.machine,
+      date: new Date().toISOString().slice(0, 16).replace('T', ' ').concat(' UTC'),
+      commit: o.commit,
+      command: ['pnpm bench', o.server.name, ...options].join(' '),
+      runs: o.runs,
+      warmup: o.warmup,
+      calls: o.calls,
+      callWarmup: o.callWarmup,
+      database: o.pg.shown,
+      clients: o.clients,
+      seconds: o.httpSeconds,
+      rounds,
+    },
+    run,
+  };
+  const text = postgresSection(result);
+  process.stdout.write(`${text}\n\n`);
+  const name = postgresSectionName(o.server.name);
+  writeFileSync(join(o.outDir, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  if (o.results) {
+    replaceSection(join(benchDir, 'RESULTS.md'), name, text);
+    log(`  wrote the ${name} table into tooling/bench/RESULTS.md`);
+  }
+  let missing = 0;
+  if (o.smoke) {
+    for (const [row, value] of Object.entries(postgresRatios(result))) {
+      if (Number.isFinite(value) && value > 0) continue;
+      log(`smoke: ${name}: ${row} is ${value}`);
+      missing++;
     }
   }
-  if (charts) {
-    try {
-      log('bench charts: packages/charts/bench.ts in fresh processes');
-      const machineAtStart = machine();
-      const result = benchCharts({ root, processes: smoke ? 1 : 5, runs: smoke ? 3 : 20, log });
-      const options = process.argv.slice(2).filter((a) => a.startsWith('--') && a !== '--results');
-      const text = chartsSection(result, {
-        machine: machineAtStart,
-        date: new Date().toISOString().slice(0, 16).replace('T', ' ').concat(' UTC'),
-        commit: measuredCommit,
-        command: ['pnpm bench', CHARTS, ...options].join(' '),
-      });
-      process.stdout.write(`${text}\n\n`);
-      writeFileSync(join(outDir, `${CHARTS}.json`), `${JSON.stringify(result, null, 2)}\n`);
-      if (values.results) {
-        replaceSection(join(benchDir, 'RESULTS.md'), CHARTS, text);
-        log('  wrote the charts table into tooling/bench/RESULTS.md');
-      }
-      if (smoke) {
-        for (const [row, value] of Object.entries(chartsFigures(result))) {
-          if (Number.isFinite(value) && value > 0) continue;
-          log(`smoke: charts: ${row} is ${value}`);
-          failed++;
-        }
-      }
-    } catch (error) {
-      log(`charts: bench failed: ${error instanceof Error ? error.message : String(error)}`);
-      failed++;
-    }
-  }
-  log(failed ? `bench: ${failed} failure(s)` : 'bench: done');
-  return failed ? 1 : 0;
+  return missing;
 }
 
 main().then(

@@ -43,7 +43,11 @@ export interface ToolContext<Deps = unknown> extends BaseContext<Deps> {
 export interface ToolDefinition<I extends Shape = Shape, O extends Shape = Shape, Deps = any> {
   /** snake_case, verb first, unique across all Shipyard servers. */
   name: string;
-  title: string;
+  /**
+   * What hosts show for the tool. Leave it out only where it would say the name in words: hosts show the name
+   * then, and tools/list is the shorter for it (a server's contract test names such tools `untitled`).
+   */
+  title?: string;
   /** What it does, its inputs, what it returns and when to use it (see the lint rules). */
   description: string;
   input: I;

@@ -72,5 +72,5 @@ export type {
 export { runServer, startHttp } from './run.js';
 export type { RuntimeOptions } from './runtime.js';
 export { ConfigError, RESOURCE_NOT_FOUND, RpcError, Runtime } from './runtime.js';
-export { listedByType, shapeToJsonSchema } from './schema.js';
+export { listedByType, listedWithoutBounds, shapeToJsonSchema } from './schema.js';
 export { named, quoteText } from './validation.js';

@@ -25,6 +25,28 @@ const BY_TYPE = 'x-shipyard-listed-by-type';
  */
 export const listedByType = <T extends z.ZodType>(schema: T): T => schema.meta({ [BY_TYPE]: true });
 
+/** The JSON Schema key {@link listedWithoutBounds} marks a field with. */
+const NO_BOUNDS = 'x-shipyard-listed-without-bounds';
+
+/** The keywords {@link listedWithoutBounds} leaves out of the listing. */
+const BOUNDS = new Set(['minLength', 'maxLength', 'pattern', 'minItems', 'maxItems']);
+
+/**
+ * An input field listed without its length bounds and pattern: for a value a model copies from an answer or
+ * writes in a shape its description states (a key, a cursor, a YYYY-MM-DD date), where the bound guards the
+ * server and tells the model nothing. Still validated in full at run time, and the linter checks the bound
+ * there. On an output field it changes nothing.
+ */
+export const listedWithoutBounds = <T extends z.ZodType>(schema: T): T => schema.meta({ [NO_BOUNDS]: true });
+
+/**
+ * JSON Schema of an input shape as the runtime validates it, bounds the listing leaves out included: what the
+ * linter checks for a bound on every string and list.
+ */
+export function validatedInputSchema(shape: Shape): JsonObject {
+  return z.toJSONSchema(z.object(shape), { io: 'input', unrepresentable: 'any' }) as JsonObject;
+}
+
 /** A JSON Schema with only its type, and its items' type: a looser schema every value of it still meets. */
 function byType(node: JsonObject): JsonObject {
   const { type, items } = node;
@@ -38,6 +60,7 @@ function trim(node: unknown, io: 'input' | 'output'): unknown {
   if (io === 'output' && (node as JsonObject)[BY_TYPE] === true) return byType(node as JsonObject);
   const nullable = collapseNullable(node as JsonObject);
   if (nullable) return trim(nullable, io);
+  const unbounded = io === 'input' && (node as JsonObject)[NO_BOUNDS] === true;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(node as JsonObject)) {
     // The keys of `properties` are field names, not keywords: a field called `required` stays.
@@ -45,7 +68,8 @@ function trim(node: unknown, io: 'input' | 'output'): unknown {
       out[key] = Object.fromEntries(Object.entries(value).map(([name, field]) => [name, trim(field, io)]));
       continue;
     }
-    if (key === BY_TYPE) continue;
+    if (key === BY_TYPE || key === NO_BOUNDS) continue;
+    if (unbounded && BOUNDS.has(key)) continue;
     if (key === 'minimum' && value === SAFE_MIN) continue;
     if (key === 'maximum' && value === SAFE_MAX) continue;
     // Core strips unknown keys from outputs before sending, so these only cost tokens there.

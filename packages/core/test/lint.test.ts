@@ -8,6 +8,7 @@ import {
   defineResource,
   defineServer,
   defineTool,
+  listedWithoutBounds,
   type PromptDefinition,
   type ResourceDefinition,
   Runtime,
@@ -321,6 +322,21 @@ describe('lintServer', () => {
         ['notes/create_note.seen', unbounded('seen')],
         ['notes/create_note.counts', unbounded('counts (a key)')],
         ['notes/create_note.pair', unbounded('pair[1]')],
+      ]);
+    });
+
+    it('checks the bound the runtime validates, also of a field listed without it', async () => {
+      const input = {
+        ...createNote.input,
+        shelf: listedWithoutBounds(z.string().max(24)).describe('Shelf key, e.g. A-12'),
+        slot: listedWithoutBounds(z.string()).describe('Slot key, e.g. 3b'),
+      };
+      const findings = (await lintServer(withTool({ input }))).filter((f) => f.rule === 'parameters');
+      expect(findings.map((f) => [f.where, f.message])).toEqual([
+        [
+          'notes/create_note.slot',
+          '`slot` is a string with no .max(); cap it, so one call cannot send megabytes',
+        ],
       ]);
     });
 

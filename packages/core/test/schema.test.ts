@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from '../src/index.js';
-import { listedByType, listedHints, shapeToJsonSchema } from '../src/schema.js';
+import { listedByType, listedHints, listedWithoutBounds, shapeToJsonSchema } from '../src/schema.js';
 
 describe('shapeToJsonSchema', () => {
   it('trims keywords that only cost tokens, never fields that share their names', () => {
@@ -52,6 +52,45 @@ describe('listedByType', () => {
         type: 'array',
         items: { type: 'object', properties: { at: { type: 'string' } }, required: ['at'] },
       },
+    });
+  });
+});
+
+describe('listedWithoutBounds', () => {
+  const key = listedWithoutBounds(z.string().min(3).max(24)).describe('Ticket key, e.g. SHIP-42');
+  const shape = {
+    key,
+    parent: key.nullable(),
+    due: listedWithoutBounds(z.string().regex(/^\d{4}-\d{2}-\d{2}$/)).describe('Due date, YYYY-MM-DD'),
+    keys: listedWithoutBounds(z.array(z.string().max(24)).min(1).max(5)).describe('Ticket keys'),
+    title: z.string().max(200).describe('One-line summary'),
+  };
+
+  it('lists an input field without its length bounds and pattern, keeping type and description', () => {
+    expect(shapeToJsonSchema(shape, 'input').properties).toEqual({
+      key: { type: 'string', description: 'Ticket key, e.g. SHIP-42' },
+      parent: { type: ['string', 'null'], description: 'Ticket key, e.g. SHIP-42' },
+      due: { type: 'string', description: 'Due date, YYYY-MM-DD' },
+      // Only the marked node loses its bounds: its items keep theirs.
+      keys: { type: 'array', items: { type: 'string', maxLength: 24 }, description: 'Ticket keys' },
+      title: { type: 'string', maxLength: 200, description: 'One-line summary' },
+    });
+  });
+
+  it('still validates the bounds it leaves out of the listing', () => {
+    const input = z.object(shape);
+    const valid = { key: 'SHIP-1', parent: null, due: '2026-12-01', keys: ['SHIP-1'], title: 'x' };
+    expect(input.safeParse(valid).success).toBe(true);
+    expect(input.safeParse({ ...valid, key: 'S'.repeat(25) }).success).toBe(false);
+    expect(input.safeParse({ ...valid, parent: 'S'.repeat(25) }).success).toBe(false);
+    expect(input.safeParse({ ...valid, due: '1 Dec' }).success).toBe(false);
+    expect(input.safeParse({ ...valid, keys: [] }).success).toBe(false);
+  });
+
+  it('changes nothing in an output schema but the mark', () => {
+    expect(shapeToJsonSchema({ key: listedWithoutBounds(z.string().max(24)) }, 'output')).toEqual({
+      type: 'object',
+      properties: { key: { type: 'string', maxLength: 24 } },
     });
   });
 });

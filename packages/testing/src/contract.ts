@@ -10,6 +10,11 @@ export interface ContractExpectation {
   resources?: string[];
   /** Prompt names, in any order. Default: none. */
   prompts?: string[];
+  /**
+   * Tools listed without a title on purpose: their name already says what a title would, and hosts show the
+   * name when there is none. These must have no title; every other tool needs one. Default: none.
+   */
+  untitled?: string[];
 }
 
 export interface ContractOptions {
@@ -29,9 +34,9 @@ const explicitHints = (annotations: { readOnlyHint?: boolean } | undefined) =>
 
 /**
  * Assert what a server exposes through `client`: exactly these tool, resource (static URIs and templates)
- * and prompt names; every tool has a title, input and output schemas and the hints it must list (see
- * explicitHints); and the description lint of `definition` has no errors. Throws one error listing every
- * problem.
+ * and prompt names; every tool has a title (but the `untitled` ones, which have none), input and output
+ * schemas and the hints it must list (see explicitHints); and the description lint of `definition` has no
+ * errors. Throws one error listing every problem.
  */
 export async function assertContract(
   client: Client,
@@ -69,9 +74,12 @@ export async function assertContract(
       expected.prompts ?? [],
     ),
   ];
+  const untitled = new Set(expected.untitled ?? []);
   for (const tool of tools) {
+    if (untitled.has(tool.name) && tool.title)
+      problems.push(`tool ${tool.name} has a title, but is expected untitled`);
     const missing = [
-      ...(tool.title ? [] : ['title']),
+      ...(tool.title || untitled.has(tool.name) ? [] : ['title']),
       ...(tool.inputSchema ? [] : ['inputSchema']),
       ...(tool.outputSchema ? [] : ['outputSchema']),
       ...explicitHints(tool.annotations)

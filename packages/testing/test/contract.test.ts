@@ -48,6 +48,20 @@ describe('assertContract', () => {
     );
   });
 
+  it('requires a title of every tool but the untitled ones, which must have none', async () => {
+    const definition = notesServer();
+    const search = definition.tools.find((tool) => tool.name === 'search_notes');
+    if (search) delete search.title;
+    client = await connect(definition);
+    await expect(assertContract(client, definition, expected)).rejects.toThrow(
+      '- tool search_notes lacks title',
+    );
+    await assertContract(client, definition, { ...expected, untitled: ['search_notes'] });
+    await expect(
+      assertContract(client, definition, { ...expected, untitled: ['create_note'] }),
+    ).rejects.toThrow('- tool create_note has a title, but is expected untitled');
+  });
+
   it('fails when the description lint finds errors', async () => {
     const definition = defineServer({
       name: 'vague',

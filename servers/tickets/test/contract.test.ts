@@ -45,6 +45,26 @@ it('offers exactly its tools, resources and prompts, and lints clean', async () 
       'tickets://{key}',
     ],
     prompts: ['triage-ticket', 'break-down-ticket', 'release-notes', 'project-status', 'incident-review'],
+    // A title here would only say the name in words; transition_ticket's says what a transition changes.
+    untitled: [
+      'create_project',
+      'list_projects',
+      'create_ticket',
+      'get_ticket',
+      'update_ticket',
+      'add_ticket_comment',
+      'link_tickets',
+      'unlink_tickets',
+      'search_tickets',
+      'find_similar_tickets',
+      'list_people',
+      'delete_ticket',
+      'update_project',
+      'update_ticket_comment',
+      'delete_ticket_comment',
+      'bulk_update_tickets',
+      'get_project_status',
+    ],
   });
 });
 
@@ -72,9 +92,9 @@ it('names in its instructions only the tools it offers', async () => {
   }
 });
 
-it('keeps tools/list within its 4,810-token budget (chars/4), measured on the real answer', async () => {
+it('keeps tools/list within its 4,500-token budget (chars/4), measured on the real answer', async () => {
   const listed = JSON.stringify(await client.listTools());
-  expect(Math.ceil(listed.length / 4)).toBeLessThanOrEqual(4_810);
+  expect(Math.ceil(listed.length / 4)).toBeLessThanOrEqual(4_500);
   expect(toolsListSize(definition).chars).toBe(listed.length);
 });
 

@@ -5,6 +5,7 @@ import type {
   ToolAnnotations,
   ToolDefinition,
 } from '../define.js';
+import { validatedInputSchema } from '../schema.js';
 import type { ToolListing, ToolsListSize } from './listing.js';
 
 export type Rule =
@@ -110,6 +111,8 @@ function checkDescription(tool: ToolDefinition, where: string, report: Report): 
 
 function checkParameters(tool: ToolDefinition, listing: ToolListing, where: string, report: Report): void {
   const properties = (listing.inputSchema.properties ?? {}) as Record<string, unknown>;
+  // Bounds are checked where they hold, in what the runtime validates: the listing may leave some out.
+  const validated = (validatedInputSchema(tool.input ?? {}).properties ?? {}) as Record<string, unknown>;
   for (const field of Object.keys(tool.input ?? {})) {
     const description = descriptionOf(properties[field])?.trim() ?? '';
     const problem = !description
@@ -120,7 +123,7 @@ function checkParameters(tool: ToolDefinition, listing: ToolListing, where: stri
           ? `has too short a description ("${description}"); say what the value means`
           : undefined;
     if (problem) report('parameters').error(`${where}.${field}`, `\`${field}\` ${problem}`);
-    for (const unbounded of unboundedParts(properties[field], field)) {
+    for (const unbounded of unboundedParts(validated[field], field)) {
       report('parameters').error(
         `${where}.${field}`,
         `\`${unbounded.path}\` is ${unbounded.kind === 'string' ? 'a string' : 'a list'} with no .max(); cap it, so one call cannot send megabytes`,

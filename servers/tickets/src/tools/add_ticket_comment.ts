@@ -5,7 +5,6 @@ import { fields } from './shared.js';
 
 export default tool({
   name: 'add_ticket_comment',
-  title: 'Comment on a ticket',
   description:
     'Add a markdown comment to a ticket by key, as the configured user. Returns its id, author and time. ' +
     'Use this to record progress, questions or decisions.',

@@ -19,7 +19,6 @@ const change = z.object({
 
 export default tool({
   name: 'bulk_update_tickets',
-  title: 'Update many tickets',
   description:
     'Change up to 100 tickets given as items, each a key and its change (status, priority, assignee, labels ' +
     'to add or remove, duplicate_of), checked alone. Returns per key ok with version and changed, or its error: a ' +

@@ -6,7 +6,6 @@ import { lineOfText, markdown, PROJECT_KEY_ANY_CASE } from './shared.js';
 
 export default tool({
   name: 'create_project',
-  title: 'Create a project',
   description:
     'Create a project with a key, name and description. Returns the project. Use this once per team or ' +
     'product, before its first ticket.',

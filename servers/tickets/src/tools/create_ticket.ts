@@ -5,7 +5,6 @@ import { COMMENT_ELSEWHERE, FIELD_ALIASES, fields, knownNames } from './shared.j
 
 export default tool({
   name: 'create_ticket',
-  title: 'Create a ticket',
   description:
     'Create a ticket in a project. Returns its new key (e.g. SHIP-42), status and version. Use this for new ' +
     'work; call find_similar_tickets first to avoid duplicates.',

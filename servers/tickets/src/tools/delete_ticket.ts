@@ -5,7 +5,6 @@ import { fields } from './shared.js';
 
 export default tool({
   name: 'delete_ticket',
-  title: 'Delete a ticket',
   description:
     'Delete a ticket by key with its comments and history; one with children or links is refused, naming ' +
     'them, unless force. Returns the children left without parent and the links removed. Use this for a ' +

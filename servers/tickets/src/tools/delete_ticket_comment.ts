@@ -5,7 +5,6 @@ import { fields } from './shared.js';
 
 export default tool({
   name: 'delete_ticket_comment',
-  title: 'Delete a comment',
   description:
     "Delete your own comment (the configured user's) on a ticket by key; others' are refused. Use this for a " +
     'comment posted by mistake; get_ticket gives the ids.',

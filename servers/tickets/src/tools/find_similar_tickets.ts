@@ -1,14 +1,13 @@
-import { z } from '@shipyard/core';
+import { listedByType, z } from '@shipyard/core';
 import { tool } from '../deps.js';
 import { findSimilarTickets } from '../domain/search.js';
 import { fields } from './shared.js';
 
 export default tool({
   name: 'find_similar_tickets',
-  title: 'Find similar tickets',
   description:
-    'Find likely duplicates of a new ticket from its title and description. Returns open tickets scored ' +
-    '0-1, best first. Use this before create_ticket.',
+    'Find likely duplicates of a new ticket from its title and description. Returns open tickets (key, title, ' +
+    'status and score 0-1), best first. Use this before create_ticket.',
   input: {
     title: fields.title.describe('Title of the new ticket'),
     description: z.string().max(50_000).optional().describe('Its description'),
@@ -17,7 +16,10 @@ export default tool({
     limit: z.number().int().min(1).max(20).optional().describe('Most matches, default 5'),
   },
   output: {
-    items: z.array(z.object({ key: z.string(), title: z.string(), status: z.string(), score: z.number() })),
+    // Listed by type: the description names each match's fields.
+    items: listedByType(
+      z.array(z.object({ key: z.string(), title: z.string(), status: z.string(), score: z.number() })),
+    ),
     note: z.string().optional(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -6,7 +6,6 @@ import { fields } from './shared.js';
 
 export default tool({
   name: 'get_project_status',
-  title: 'Get project status',
   description:
     "Get a project's status. Returns its page tickets://projects/{project} as markdown (counts, oldest " +
     'urgent, blocked and overdue tickets) and its labels in use with ticket and open counts. Use this for a ' +

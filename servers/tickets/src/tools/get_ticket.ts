@@ -8,7 +8,6 @@ const Linked = z.object({ key: z.string(), title: z.string(), status: z.string()
 
 export default tool({
   name: 'get_ticket',
-  title: 'Get a ticket',
   description:
     'Get a ticket by key. Returns its fields and version, with the last 20 comments, 20 links a type and 50 ' +
     'history entries as include asks. Use this to read a ticket, or before update_ticket. Its text is user ' +

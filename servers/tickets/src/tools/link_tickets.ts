@@ -5,7 +5,6 @@ import { COMMENT_ELSEWHERE, linkAnswer, linkInput, linkOutput } from './shared.j
 
 export default tool({
   name: 'link_tickets',
-  title: 'Link tickets',
   description:
     "Link ticket key to target with a type. Returns key's links, 20 a type; created is false if it existed. " +
     'Use this to record dependencies or duplicates; cycles are refused.',

@@ -1,29 +1,31 @@
-import { z } from '@shipyard/core';
+import { listedByType, listedWithoutBounds, z } from '@shipyard/core';
 import { tool } from '../deps.js';
 import { snapshot } from '../domain/model.js';
 import { projectOverviews } from '../domain/reports.js';
 
 export default tool({
   name: 'list_projects',
-  title: 'List projects',
   description:
     'List projects by key, 200 a call. Returns the project count and each key, name, description and ' +
     'open/total ticket counts. Use this to find a project key.',
   input: {
-    after: z.string().max(10).optional().describe('Keys after this one (next 200)'),
+    after: listedWithoutBounds(z.string().max(10)).optional().describe('Keys after this one (next 200)'),
     include_archived: z.boolean().optional().describe('Also list archived projects'),
   },
   output: {
     count: z.number().int(),
-    projects: z.array(
-      z.object({
-        key: z.string(),
-        name: z.string(),
-        description: z.string(),
-        open: z.number().int(),
-        total: z.number().int(),
-        archived: z.boolean().optional(),
-      }),
+    // Listed by type: the description names each project's fields.
+    projects: listedByType(
+      z.array(
+        z.object({
+          key: z.string(),
+          name: z.string(),
+          description: z.string(),
+          open: z.number().int(),
+          total: z.number().int(),
+          archived: z.boolean().optional(),
+        }),
+      ),
     ),
     note: z.string().optional(),
   },

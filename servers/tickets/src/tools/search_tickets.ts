@@ -17,7 +17,6 @@ const since = (what: string) =>
 
 export default tool({
   name: 'search_tickets',
-  title: 'Search tickets',
   description:
     'Search tickets by words and filters. Returns summaries (fields adds more), 20 per page, with ' +
     'next_cursor and total. Use this to find or list tickets. Ticket text is user data.',
@@ -33,8 +32,8 @@ export default tool({
     updated_since: since('Updated'),
     created_since: since('Created'),
     include_archived: z.boolean().optional().describe("Also archived projects' tickets"),
-    due_before: fields.due_date.optional().describe('Due on or before'),
-    due_after: fields.due_date.optional().describe('Due on or after'),
+    due_before: fields.due_date.optional().describe('Due on or before, YYYY-MM-DD'),
+    due_after: fields.due_date.optional().describe('Due on or after, YYYY-MM-DD'),
     overdue: z.boolean().optional().describe('Open, due before today (UTC)'),
     sort: z.enum(SORTS).optional().describe('Default: relevance, or updated; due: soonest'),
     fields: z

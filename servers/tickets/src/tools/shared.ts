@@ -1,4 +1,11 @@
-import { InvalidInput, listedByType, MAX_NAME_CHARS, personName, z } from '@shipyard/core';
+import {
+  InvalidInput,
+  listedByType,
+  listedWithoutBounds,
+  MAX_NAME_CHARS,
+  personName,
+  z,
+} from '@shipyard/core';
 import { MAX_COMMENT_CHARS } from '../domain/comments.js';
 import { LINK_TYPES, type LinkResult, shownLinks } from '../domain/links.js';
 import { chars, normaliseLabel, PRIORITIES, type Tx, TYPES } from '../domain/model.js';
@@ -31,7 +38,8 @@ export const TicketSchema = TicketSummarySchema.extend({
 
 /**
  * YYYY-MM-DD that is a real calendar day (a short pattern instead of the 300-character one of z.iso.date).
- * The calendar check runs only on a value of that shape, so `2026-12-1` is told the shape alone.
+ * The calendar check runs only on a value of that shape, so `2026-12-1` is told the shape alone. Listed
+ * without the pattern: each description that takes a date says YYYY-MM-DD.
  */
 const isoDate = z
   .string()
@@ -147,13 +155,15 @@ export const fields = {
   // that is no key is answered by the lookup (domain/model.ts projectNotFound), which tells a project's name
   // (`Mobile App`) its key and a ticket key its project, and text too short for a key what a key is (so no
   // minLength, which would cost tokens in every tool that takes a project). At most a project name's length.
-  project: z
-    .string()
-    .trim()
-    .max(100)
-    .refine((key) => key !== '', 'must not be empty or blank')
-    .describe('Project key, e.g. SHIP'),
-  key: z.string().max(24).describe('Ticket key, e.g. SHIP-42'),
+  // Keys, here and below, are listed without their bounds: a model copies them, and the bound only guards.
+  project: listedWithoutBounds(
+    z
+      .string()
+      .trim()
+      .max(100)
+      .refine((key) => key !== '', 'must not be empty or blank'),
+  ).describe('Project key, e.g. SHIP'),
+  key: listedWithoutBounds(z.string().max(24)).describe('Ticket key, e.g. SHIP-42'),
   // One line, and something visible must be left (not only zero-width characters).
   title: lineOfText(200).describe('One-line summary'),
   description: markdown(50_000).describe('Details, markdown'),
@@ -201,8 +211,8 @@ export const fields = {
     .refine(oneVisibleLine, ONE_VISIBLE_LINE)
     .describe('Has this label'),
   estimate: z.number().min(0).max(10_000).describe('Estimate in points'),
-  due_date: isoDate.describe('Due date, YYYY-MM-DD'),
-  parent: z.string().max(24).describe('Parent ticket key'),
+  due_date: listedWithoutBounds(isoDate).describe('Due date, YYYY-MM-DD'),
+  parent: listedWithoutBounds(z.string().max(24)).describe('Parent ticket key'),
   // Markdown kept exactly as written (leading blanks and trailing newlines can matter), but never blank.
   comment: markdown(MAX_COMMENT_CHARS).refine(
     (body) => VISIBLE.test(body),
@@ -277,7 +287,7 @@ export function knownNames<K extends string>(
 export const linkInput = {
   key: fields.key,
   type: z.enum(LINK_TYPES).describe('How key relates to target'),
-  target: z.string().max(24).describe('The other ticket key'),
+  target: listedWithoutBounds(z.string().max(24)).describe('The other ticket key'),
 };
 
 export const linkOutput = {

@@ -4,7 +4,6 @@ import { COMMENT_ELSEWHERE, linkAnswer, linkInput, linkOutput } from './shared.j
 
 export default tool({
   name: 'unlink_tickets',
-  title: 'Unlink tickets',
   description:
     "Remove a link between ticket key and target, spelt from either end. Returns key's remaining links, 20 " +
     'a type. Use this when a link is wrong.',

@@ -5,7 +5,6 @@ import { fields, lineOfText, markdown } from './shared.js';
 
 export default tool({
   name: 'update_project',
-  title: 'Update a project',
   description:
     'Rename a project by key, change its description, or archive it. Omitted fields stay. Returns the changed ' +
     'fields. Use this when a project is renamed or done: archived, its tickets leave lists and searches unless ' +

@@ -5,7 +5,6 @@ import { COMMENT_ELSEWHERE, FIELD_ALIASES, fields, knownNames } from './shared.j
 
 export default tool({
   name: 'update_ticket',
-  title: 'Update a ticket',
   description:
     'Update fields of a ticket by key; omitted fields stay, null clears. Returns the new version and the ' +
     'changed fields. Use this to edit a ticket (status: transition_ticket); pass expected_version.',

@@ -5,7 +5,6 @@ import { fields } from './shared.js';
 
 export default tool({
   name: 'update_ticket_comment',
-  title: 'Edit a comment',
   description:
     "Replace the text of your own comment (the configured user's) on a ticket by key; others' are refused. " +
     'Use this to correct a comment; get_ticket gives the ids.',

@@ -1,8 +1,19 @@
 import { Conflict, InvalidInput } from '@shipyard/core';
-import type { TicketDetailsData } from '../store/rows.js';
 import { type Comment, fitComments } from './comments.js';
 import { countLinks, shownLinks, type TicketLinks } from './links.js';
-import { clip, type Ticket } from './model.js';
+import {
+  type Change,
+  clip,
+  labelsUri,
+  normaliseLabels,
+  opensOrCloses,
+  type Priority,
+  type Status,
+  type Ticket,
+  type TicketType,
+  ticketUris,
+} from './model.js';
+import type { TicketDetailsData } from './pages.js';
 
 /** How many of the latest comments and history entries get_ticket returns. */
 export const COMMENTS_SHOWN = 20;
@@ -95,4 +106,100 @@ export function ticketDetails(data: TicketDetailsData): TicketDetails {
   }
   if (data.history) details.history = fitHistory(data.history);
   return details;
+}
+
+export interface TicketPatch {
+  key: string;
+  expected_version?: number | undefined;
+  title?: string | undefined;
+  description?: string | undefined;
+  type?: TicketType | undefined;
+  priority?: Priority | undefined;
+  assignee?: string | null | undefined;
+  /** Replaces all labels. */
+  labels?: readonly string[] | undefined;
+  estimate?: number | null | undefined;
+  due_date?: string | null | undefined;
+  parent?: string | null | undefined;
+}
+
+/** The fields a patch sets as they are (title to due_date), in the order history records them. */
+export const PLAIN_FIELDS = [
+  'title',
+  'description',
+  'type',
+  'priority',
+  'assignee',
+  'estimate',
+  'due_date',
+] as const;
+export type PlainField = (typeof PLAIN_FIELDS)[number];
+
+/**
+ * What a patch changes of a ticket's plain fields and labels (normalised), as history records it: only what
+ * differs, in PLAIN_FIELDS order, labels last. The parent is the store's to compare (it names a ticket).
+ */
+export function patchChanges(current: Pick<Ticket, PlainField | 'labels'>, input: TicketPatch): Change[] {
+  const changes: Change[] = [];
+  for (const field of PLAIN_FIELDS) {
+    const value = input[field];
+    if (value === undefined || value === current[field]) continue;
+    changes.push({ field, old: current[field], new: value });
+  }
+  if (input.labels) {
+    const next = normaliseLabels(input.labels);
+    if (JSON.stringify(next) !== JSON.stringify(current.labels)) {
+      changes.push({ field: 'labels', old: current.labels, new: next });
+    }
+  }
+  return changes;
+}
+
+/**
+ * The pages a new ticket changes: its own, its project's, the project list (its counts), its parent's and
+ * its project's labels page when it shows there.
+ */
+export function createdUris(ticket: Pick<Ticket, 'key' | 'parent' | 'labels'>): string[] {
+  const changed = [...ticketUris(ticket.key), 'tickets://projects'];
+  if (ticket.parent) changed.push(`tickets://${ticket.parent}`);
+  if (ticket.labels.length > 0) changed.push(labelsUri(ticket.key));
+  return changed;
+}
+
+/**
+ * The pages an update changes: its own, its old and new parent's (they list their children), its labels
+ * page for new labels, and for a new title `shownOn`, the pages that show it (the store's shownOn).
+ */
+export function updatedUris(
+  key: string,
+  fields: readonly string[],
+  parents: readonly string[],
+  shownOn: () => string[],
+): string[] {
+  return [
+    ...ticketUris(key),
+    ...parents.map((parent) => `tickets://${parent}`),
+    ...(fields.includes('labels') ? [labelsUri(key)] : []),
+    ...(fields.includes('title') ? shownOn() : []),
+  ];
+}
+
+/**
+ * The pages a transition changes. Its parent and linked tickets show its status (`shownOn`, asked with
+ * `blocking` when it opens or closes); opened or closed, it changes the open counts of the project list and
+ * (of its labels) on its project's labels page, and the blocked lists of the projects it blocks. A closed
+ * ticket's resolution corrected changes its own pages only.
+ */
+export function transitionUris(
+  ticket: { key: string; status: Status; labelled: boolean },
+  to: Status,
+  shownOn: (options: { blocking: boolean }) => string[],
+): string[] {
+  const blocking = opensOrCloses(ticket.status, to);
+  return [
+    ...ticketUris(ticket.key),
+    ...(blocking ? ['tickets://projects'] : []),
+    ...(blocking && ticket.labelled ? [labelsUri(ticket.key)] : []),
+    ...(ticket.status === to ? [] : shownOn({ blocking })),
+  ];
 }

@@ -1,7 +1,18 @@
 import { InvalidInput } from '@shipyard/core';
 import { preparedOnce } from '@shipyard/db';
 import { count, desc, eq, sql } from 'drizzle-orm';
-import { COMMENTS_SHOWN, checkVersion, HISTORY_SHOWN, type Include } from '../../domain/tickets.js';
+import {
+  COMMENTS_SHOWN,
+  checkVersion,
+  createdUris,
+  HISTORY_SHOWN,
+  type Include,
+  PLAIN_FIELDS,
+  type PlainField,
+  patchChanges,
+  transitionUris,
+  updatedUris,
+} from '../../domain/tickets.js';
 import { decideTransition } from '../../domain/workflow.js';
 import type {
   Changed,
@@ -15,15 +26,12 @@ import { insertComment, lastComments } from './comments.js';
 import { indexBatchAt } from './indexing.js';
 import { linksOf } from './links.js';
 import {
-  type Change,
   elide,
   getProjectRow,
   getTicketRow,
   keyOfId,
-  labelsUri,
   normaliseLabels,
   nowIso,
-  opensOrCloses,
   parseLabels,
   priorityRank,
   projectNotFound,
@@ -34,7 +42,6 @@ import {
   type TicketsDb,
   type Tx,
   ticketArgument,
-  ticketUris,
   toTicket,
 } from './model.js';
 import { history, tickets } from './schema.js';
@@ -147,10 +154,7 @@ export function createTicket(
   user?: string,
 ): { ticket: Ticket; changed: string[] } {
   const ticket = preparedOnce(db, prepareCreate)(input, user);
-  const changed = [...ticketUris(ticket.key), 'tickets://projects'];
-  if (ticket.parent) changed.push(`tickets://${ticket.parent}`);
-  if (ticket.labels.length > 0) changed.push(labelsUri(ticket.key));
-  return { ticket, changed };
+  return { ticket, changed: createdUris(ticket) };
 }
 
 /**
@@ -197,15 +201,16 @@ export function getTicketDetails(
 }
 
 /** Plain fields: input name and column. */
-const PLAIN_FIELDS = [
-  ['title', 'title'],
-  ['description', 'description'],
-  ['type', 'type'],
-  ['priority', 'priority'],
-  ['assignee', 'assignee'],
-  ['estimate', 'estimate'],
-  ['due_date', 'dueDate'],
-] as const;
+/** The column of each plain field. */
+const COLUMNS = {
+  title: 'title',
+  description: 'description',
+  type: 'type',
+  priority: 'priority',
+  assignee: 'assignee',
+  estimate: 'estimate',
+  due_date: 'dueDate',
+} as const satisfies Record<PlainField, keyof TicketRow>;
 
 /**
  * Change some fields of a ticket. Only fields that differ are written; each is recorded in history, and the
@@ -222,22 +227,17 @@ export function updateTicket(
       const row = getTicketRow(tx, input.key);
       checkVersion(row, input.expected_version);
       const set: Partial<typeof tickets.$inferInsert> = {};
-      const changes: Change[] = [];
       const parents: string[] = [];
-
-      for (const [field, column] of PLAIN_FIELDS) {
-        const value = input[field];
-        if (value === undefined || value === row[column]) continue;
-        changes.push({ field, old: row[column], new: value });
-        Object.assign(set, { [column]: value });
+      const current = Object.fromEntries(PLAIN_FIELDS.map((field) => [field, row[COLUMNS[field]]]));
+      const changes = patchChanges(
+        Object.assign(current as Pick<Ticket, PlainField>, { labels: parseLabels(row.labels) }),
+        input,
+      );
+      for (const change of changes) {
+        if (change.field === 'labels') set.labels = JSON.stringify(change.new);
+        else Object.assign(set, { [COLUMNS[change.field as PlainField]]: change.new });
       }
       if (set.priority) set.priorityRank = priorityRank(set.priority);
-
-      const labels = nextLabels(row, input);
-      if (labels) {
-        changes.push({ field: 'labels', old: parseLabels(row.labels), new: labels });
-        set.labels = JSON.stringify(labels);
-      }
 
       if (input.parent !== undefined) {
         const oldParent = row.parentId === null ? null : keyOfId(tx, row.parentId);
@@ -262,25 +262,11 @@ export function updateTicket(
       // A ticket that waits for the full-text index and now has a long text is indexed at once.
       indexBatchAt(db, row.id, updated.title.length + updated.description.length);
       const fields = changes.map((c) => c.field);
-      // The old and new parent list it among their children; its parent and linked tickets show its title.
-      const changed = [
-        ...ticketUris(row.key),
-        ...parents.map((key) => `tickets://${key}`),
-        ...(fields.includes('labels') ? [labelsUri(row.key)] : []),
-        ...(fields.includes('title') ? shownOn(tx, row.key) : []),
-      ];
+      const changed = updatedUris(row.key, fields, parents, () => shownOn(tx, row.key));
       return { ticket: toTicket(tx, updated), fields, changed };
     },
     { behavior: 'immediate' },
   );
-}
-
-/** The new labels (normalised), or undefined when they do not change. */
-function nextLabels(row: TicketRow, input: TicketPatch): string[] | undefined {
-  if (!input.labels) return undefined;
-  const current = parseLabels(row.labels);
-  const next = normaliseLabels(input.labels);
-  return JSON.stringify(next) === JSON.stringify(current) ? undefined : next;
 }
 
 /** A new ticket's parent; when there is none such, the project's error comes first, if it has one. */
@@ -367,16 +353,8 @@ export function transitionTicket(
         version: updated.version,
         updated_at: updated.updatedAt,
       };
-      // Its parent and linked tickets show its status; opened or closed, it changes the open counts of the
-      // project list and (of its labels) on its project's labels page, and the blocked lists of the projects
-      // it blocks. A closed ticket's resolution corrected changes its own pages only.
-      const blocking = opensOrCloses(row.status, input.status);
-      const changed = [
-        ...ticketUris(row.key),
-        ...(blocking ? ['tickets://projects'] : []),
-        ...(blocking && row.labels !== '[]' ? [labelsUri(row.key)] : []),
-        ...(row.status === input.status ? [] : shownOn(tx, row.key, { blocking })),
-      ];
+      const ticket = { key: row.key, status: row.status, labelled: row.labels !== '[]' };
+      const changed = transitionUris(ticket, input.status, (options) => shownOn(tx, row.key, options));
       return { result, changed };
     },
     { behavior: 'immediate' },

@@ -1,16 +1,8 @@
-import { Conflict, quoteText } from '@shipyard/core';
 import { recordChanges } from '@shipyard/db';
 import { eq } from 'drizzle-orm';
 import type { Project } from '../../domain/projects.js';
-import {
-  getProjectRow,
-  listOf,
-  nowIso,
-  type ProjectRow,
-  projectsNamed,
-  type TicketsDb,
-  type Tx,
-} from './model.js';
+import { checkNameTaken, projectExists } from '../../domain/projects.js';
+import { getProjectRow, nowIso, type ProjectRow, projectsNamed, type TicketsDb, type Tx } from './model.js';
 import { projects } from './schema.js';
 
 export const toProject = (row: ProjectRow): Project => ({
@@ -23,18 +15,7 @@ export const toProject = (row: ProjectRow): Project => ({
 
 /** Refuse a name another project has (compared as projectsNamed compares), naming it. */
 function checkNameFree(tx: Tx, name: string, self?: string) {
-  // One name a project: a name then tells a key (see projectNotFound), and no team splits in two.
-  const twins = projectsNamed(tx, name).filter((project) => project.key !== self);
-  const keys = twins.map((project) => project.key);
-  const [first] = twins;
-  if (first) {
-    throw new Conflict(
-      keys.length > 1
-        ? `Projects ${listOf(keys)} already have the name ${quoteText(first.name)}`
-        : `Project ${first.key} already has the name ${quoteText(first.name)}`,
-      { hint: `Use ${listOf(keys, 'or')}, or choose another name` },
-    );
-  }
+  checkNameTaken(projectsNamed(tx, name).filter((project) => project.key !== self));
 }
 
 /**
@@ -52,11 +33,7 @@ export function createProject(
         .from(projects)
         .where(eq(projects.key, input.key))
         .get();
-      if (existing) {
-        throw new Conflict(`Project ${input.key} already exists (${quoteText(existing.name)})`, {
-          hint: 'Use that project, or choose another key',
-        });
-      }
+      if (existing) throw projectExists(input.key, existing.name);
       checkNameFree(tx, input.name);
       const row = tx
         .insert(projects)

@@ -210,3 +210,93 @@ export function topWords(text: string, skip: ReadonlySet<string>, max: number): 
     .slice(0, max)
     .map(([w]) => w);
 }
+
+/** A candidate with its title's stemmed words, computed once. */
+export const withTitleStems = <T extends { title: string }>(row: T) =>
+  Object.assign(row, { stems: stems(row.title) });
+
+/**
+ * Of a query's hits (best first), the SIMILAR_CANDIDATES whose titles share the most stemmed words with
+ * `title`, ties in hit order: among many tickets holding all the words, bm25 would put those with short
+ * descriptions first, and a long report of the same title last.
+ */
+export function closestTitles<T extends { title: string }>(
+  title: string,
+  hits: T[],
+): (T & { stems: Set<string> })[] {
+  const given = stems(title);
+  return hits
+    .map((row, rank) => {
+      const hit = withTitleStems(row);
+      return { row: hit, rank, score: jaccard(given, hit.stems) };
+    })
+    .sort((a, b) => b.score - a.score || a.rank - b.rank)
+    .slice(0, SIMILAR_CANDIDATES)
+    .map(({ row }) => row);
+}
+
+/**
+ * The candidates scored as likely duplicates of a new ticket (options.title and description), those at or
+ * above SIMILAR_THRESHOLD, best first, at most options.limit (1 to 20, default 5). A candidate's score is
+ * the Jaccard index of its stemmed title words with the given title's, raised a little by description
+ * overlap, or, when the two descriptions (the candidate's first 5,000 characters) share MIN_SHARED_WORDS
+ * words or more, by the Jaccard index of their words times SAME_DESCRIPTION if that is higher.
+ */
+export function similarItems(
+  options: SimilarOptions,
+  candidates: readonly {
+    key: string;
+    title: string;
+    status: Status;
+    stems: Set<string>;
+    description?: string | undefined;
+  }[],
+): SimilarItem[] {
+  const limit = Math.min(Math.max(options.limit ?? 5, 1), 20);
+  const title = stems(options.title);
+  const descriptionText = (options.description ?? '').slice(0, 5_000);
+  const description = descriptionText.trim() ? stems(descriptionText) : undefined;
+  const sameTitle = words(options.title).join(' ');
+  const scored = candidates.map((row) => {
+    const rowTitle = row.stems;
+    let score = jaccard(title, rowTitle);
+    if (description) {
+      const rowDescription = stems(row.description ?? '');
+      // Description overlap can lift a differently worded title, never lower a matching one; a description
+      // with enough of the same words makes a likely duplicate on its own.
+      score += (1 - score) * 0.3 * jaccard(description, new Set([...rowTitle, ...rowDescription]));
+      const common = shared(description, rowDescription);
+      if (common >= MIN_SHARED_WORDS)
+        score = Math.max(score, SAME_DESCRIPTION * jaccard(description, rowDescription, common));
+    }
+    // Of equal scores, a title with the same words in the same order (the likeliest original) comes first.
+    const exact = words(row.title).join(' ') === sameTitle;
+    return { item: { key: row.key, title: row.title, status: row.status, score }, exact };
+  });
+  // The threshold applies to the exact score (0.296 is below 0.3); only the output is rounded.
+  return scored
+    .filter(({ item }) => item.score >= SIMILAR_THRESHOLD)
+    .sort((a, b) => b.item.score - a.item.score || Number(b.exact) - Number(a.exact))
+    .slice(0, limit)
+    .map(({ item }) => Object.assign(item, { score: Math.round(item.score * 100) / 100 }));
+}
+
+/** An empty answer says what to do next: nothing like it, so the new ticket is no duplicate. */
+export const noSimilar = (options: SimilarOptions, project: string | undefined) =>
+  `No similar ${options.include_closed ? '' : 'open '}tickets${project ? ` in ${project}` : ''}: ` +
+  `create_ticket adds this one${options.include_closed ? '' : ' (include_closed also compares done and cancelled ones)'}`;
+
+/** Most title words used in the OR query, and description words added to them. */
+export const MAX_TITLE_WORDS = 12;
+export const MAX_DESCRIPTION_WORDS = 4;
+/** Candidates of each query scored per call (of the title's query: those whose titles share most words). */
+export const SIMILAR_CANDIDATES = 30;
+/** Matches below this score are left out. */
+export const SIMILAR_THRESHOLD = 0.3;
+/** The score of a ticket whose description has the same words as the one given, whatever its title. */
+export const SAME_DESCRIPTION = 0.9;
+/**
+ * Significant words two descriptions must share before their likeness counts on its own: boilerplate such as
+ * "See attached screenshot" or "TBD" is the same in unrelated tickets.
+ */
+export const MIN_SHARED_WORDS = 6;

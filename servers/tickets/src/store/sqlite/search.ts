@@ -21,24 +21,29 @@ import {
 import { ftsAllOf as allWords, ftsAnyOf, ftsString } from '@shipyard/db';
 import { type SQL, sql } from 'drizzle-orm';
 import {
+  closestTitles,
   type ExtraField,
   instantProblem,
-  jaccard,
   LIST_DESCRIPTION_CHARS,
+  MAX_DESCRIPTION_WORDS,
   MAX_PREFIX_WORDS,
   MAX_QUERY_WORDS,
+  MAX_TITLE_WORDS,
+  MIN_SHARED_WORDS,
+  noSimilar,
   PAGE_CHARS,
   parseInstant,
   queryWords,
   type SearchItem,
   type SearchOptions,
+  SIMILAR_CANDIDATES,
   type SimilarItem,
   type SimilarOptions,
   type Sort,
-  shared,
+  similarItems,
   stems,
   topWords,
-  words,
+  withTitleStems,
 } from '../../domain/search.js';
 import { indexNewTickets, leftOutNote } from './indexing.js';
 import {
@@ -744,11 +749,6 @@ function toItem(row: Row, fields: ReadonlySet<ExtraField>): SearchItem {
 // ---------------------------------------------------------------------------------------------------------
 // Similar tickets
 
-/** Most title words used in the OR query, and description words added to them. */
-const MAX_TITLE_WORDS = 12;
-const MAX_DESCRIPTION_WORDS = 4;
-/** Candidates of each query scored per call (of the title's query: those whose titles share most words). */
-export const SIMILAR_CANDIDATES = 30;
 /**
  * Best hits read before the project and status filters (all of them, ranked among those that pass, only when
  * there are more and the filters leave fewer than wanted): bm25 scores every hit either way, and joining a
@@ -757,16 +757,6 @@ export const SIMILAR_CANDIDATES = 30;
 const SIMILAR_PREFILTER = 1_000;
 /** Best title hits whose titles are compared word by word, for the SIMILAR_CANDIDATES closest. */
 const SIMILAR_TITLE_HITS = 300;
-/** Matches below this score are left out. */
-export const SIMILAR_THRESHOLD = 0.3;
-/** The score of a ticket whose description has the same words as the one given, whatever its title. */
-const SAME_DESCRIPTION = 0.9;
-/**
- * Significant words two descriptions must share before their likeness counts on its own: boilerplate such as
- * "See attached screenshot" or "TBD" is the same in unrelated tickets.
- */
-const MIN_SHARED_WORDS = 6;
-
 /**
  * Likely duplicates of a ticket that is about to be created. The title's significant words form an OR query
  * over titles, and with a few frequent words of the description added, a second one; a description's most
@@ -780,7 +770,6 @@ export function findSimilarTickets(
   db: TicketsDb,
   options: SimilarOptions,
 ): { items: SimilarItem[]; note?: string } {
-  const limit = Math.min(Math.max(options.limit ?? 5, 1), 20);
   const project = options.project === undefined ? undefined : getProjectRow(db, options.project);
   const titleWords = queryWords(options.title).slice(0, MAX_TITLE_WORDS);
   const descriptionText = (options.description ?? '').slice(0, 5_000);
@@ -830,8 +819,6 @@ export function findSimilarTickets(
           ORDER BY ranked.score, ranked.id DESC`,
     );
   };
-  const title = stems(options.title);
-  const withStems = (row: Candidate) => Object.assign(row, { stems: stems(row.title) });
   // The title's words alone pick candidates, so the description (whose rarer words would outrank them in a
   // shared bm25 query) cannot push out a ticket the title finds. Of the best SIMILAR_TITLE_HITS hits, the
   // SIMILAR_CANDIDATES whose titles share the most words go on: bm25 gives a title word nearly its most
@@ -840,20 +827,13 @@ export function findSimilarTickets(
   // added, a second query adds tickets titled in the description's words. Descriptions are searched only with
   // all of the description's most frequent words, which an identical or close description has (long
   // description doclists are intersected, not merged).
-  const candidates = best(`{title} : (${titleMatch})`, SIMILAR_TITLE_HITS)
-    .map((row, rank) => {
-      const hit = withStems(row);
-      return { row: hit, rank, score: jaccard(title, hit.stems) };
-    })
-    .sort((a, b) => b.score - a.score || a.rank - b.rank)
-    .slice(0, SIMILAR_CANDIDATES)
-    .map(({ row }) => row);
+  const candidates = closestTitles(options.title, best(`{title} : (${titleMatch})`, SIMILAR_TITLE_HITS));
   const seen = new Set(candidates.map((row) => row.key));
   const add = (match: string) => {
     for (const row of best(match, SIMILAR_CANDIDATES)) {
       if (seen.has(row.key)) continue;
       seen.add(row.key);
-      candidates.push(withStems(row));
+      candidates.push(withTitleStems(row));
     }
   };
   const withDescription = ftsAnyOf([...titleWords, ...descriptionWords]);
@@ -875,35 +855,11 @@ export function findSimilarTickets(
       : [],
   );
 
-  const sameTitle = words(options.title).join(' ');
-  const scored = candidates.map((row) => {
-    const rowTitle = row.stems;
-    let score = jaccard(title, rowTitle);
-    if (description) {
-      const rowDescription = stems(descriptions.get(row.id) ?? '');
-      // Description overlap can lift a differently worded title, never lower a matching one; a description
-      // with enough of the same words makes a likely duplicate on its own.
-      score += (1 - score) * 0.3 * jaccard(description, new Set([...rowTitle, ...rowDescription]));
-      const common = shared(description, rowDescription);
-      if (common >= MIN_SHARED_WORDS)
-        score = Math.max(score, SAME_DESCRIPTION * jaccard(description, rowDescription, common));
-    }
-    // Of equal scores, a title with the same words in the same order (the likeliest original) comes first.
-    const exact = words(row.title).join(' ') === sameTitle;
-    return { item: { key: row.key, title: row.title, status: row.status, score }, exact };
-  });
-  // The threshold applies to the exact score (0.296 is below 0.3); only the output is rounded.
-  const items = scored
-    .filter(({ item }) => item.score >= SIMILAR_THRESHOLD)
-    .sort((a, b) => b.item.score - a.item.score || Number(b.exact) - Number(a.exact))
-    .slice(0, limit)
-    .map(({ item }) => Object.assign(item, { score: Math.round(item.score * 100) / 100 }));
-  // An empty answer says what to do next: nothing like it, so the new ticket is no duplicate.
-  const none =
-    items.length === 0
-      ? `No similar ${options.include_closed ? '' : 'open '}tickets${project ? ` in ${project.key}` : ''}: ` +
-        `create_ticket adds this one${options.include_closed ? '' : ' (include_closed also compares done and cancelled ones)'}`
-      : undefined;
+  const items = similarItems(
+    options,
+    candidates.map((row) => Object.assign(row, { description: descriptions.get(row.id) })),
+  );
+  const none = items.length === 0 ? noSimilar(options, project?.key) : undefined;
   const notes = [left > 0 ? leftOutNote(left) : undefined, none].filter((note) => note !== undefined);
   return notes.length > 0 ? { items, note: notes.join('. ') } : { items };
 }

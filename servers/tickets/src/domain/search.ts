@@ -1,3 +1,4 @@
+import { quoteText } from '@shipyard/core';
 import type { Priority, Status, TicketSummary, TicketType } from './model.js';
 
 /** A search query may have at most this many words. */
@@ -300,3 +301,63 @@ export const SAME_DESCRIPTION = 0.9;
  * "See attached screenshot" or "TBD" is the same in unrelated tickets.
  */
 export const MIN_SHARED_WORDS = 6;
+
+/** What an empty search says to do next: make a project, a ticket, or widen the search. */
+export function emptySearchHint(state: {
+  anyProject: boolean;
+  anyTicket: boolean;
+  project?: string | undefined;
+}) {
+  if (!state.anyProject)
+    return 'No projects yet: create_project makes one, then create_ticket adds its tickets';
+  if (!state.anyTicket) {
+    return `No tickets${state.project ? ` in ${state.project}` : ''} yet: create_ticket adds one`;
+  }
+  return 'Nothing matches: drop a filter or a word to widen the search, or create_ticket for new work';
+}
+
+/** A label or name as spellings of it compare: decomposed, letters and digits only, lower case. */
+export const spelling = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]/gu, '')
+    .toLowerCase();
+
+/**
+ * The values in use (`used`, each with how many tickets have it) spelt like `wanted` (`needs_review` for
+ * `needs review`, `CHLOÉ` for `Chloé`), most used first, five at most, as a note lists them.
+ */
+export function spelledLike(wanted: string, used: readonly { value: string; n: number }[]): string[] {
+  const key = spelling(wanted);
+  return used
+    .filter((row) => spelling(row.value) === key)
+    .toSorted((a, b) => b.n - a.n)
+    .slice(0, 5)
+    .map((row) => `${quoteText(row.value)} (${row.n})`);
+}
+
+/** The labels and names in use like a label or assignee filter that no ticket has (see spelledLike). */
+export interface NearMisses {
+  label?: string[];
+  assignee?: string[];
+}
+
+/** For a search that found nothing, the note naming the near misses of its filters; undefined for none. */
+export function nearMissNote(
+  label: string | undefined,
+  assignee: string | null | undefined,
+  near: NearMisses,
+): string | undefined {
+  const notes: string[] = [];
+  if (label && near.label?.length) {
+    notes.push(
+      `no ticket has the label ${quoteText(label)}; labels in use like it: ${near.label.join(', ')}`,
+    );
+  }
+  if (assignee && near.assignee?.length) {
+    notes.push(
+      `no ticket is assigned to ${quoteText(assignee)}; names in use like it: ${near.assignee.join(', ')}`,
+    );
+  }
+  return notes.length ? `Found nothing: ${notes.join('; ')}` : undefined;
+}

@@ -9,20 +9,13 @@
  * Because the index holds stems, a prefix is sent as the words that reach every stem a word starting with it
  * may be stored as (`integrat*` finds integration, stored as `integr`): see prefix.ts.
  */
-import {
-  badCursor,
-  InvalidInput,
-  type Page,
-  pageWindow,
-  quoteText,
-  type SortKey,
-  toPage,
-} from '@shipyard/core';
+import { badCursor, InvalidInput, type Page, pageWindow, type SortKey, toPage } from '@shipyard/core';
 import { ftsAllOf as allWords, ftsAnyOf, ftsString } from '@shipyard/db';
 import { type SQL, sql } from 'drizzle-orm';
 import {
   closestTitles,
   type ExtraField,
+  emptySearchHint,
   instantProblem,
   LIST_DESCRIPTION_CHARS,
   MAX_DESCRIPTION_WORDS,
@@ -30,6 +23,8 @@ import {
   MAX_QUERY_WORDS,
   MAX_TITLE_WORDS,
   MIN_SHARED_WORDS,
+  type NearMisses,
+  nearMissNote,
   noSimilar,
   PAGE_CHARS,
   parseInstant,
@@ -41,6 +36,8 @@ import {
   type SimilarOptions,
   type Sort,
   similarItems,
+  spelledLike,
+  spelling,
   stems,
   topWords,
   withTitleStems,
@@ -663,23 +660,13 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
  * project asked for), else widen the search (tickets exist, so some word or filter left them out).
  */
 function emptyHint(db: TicketsDb, project: { id: number; key: string } | undefined) {
-  if (!db.get(sql`SELECT 1 FROM projects LIMIT 1`)) {
-    return 'No projects yet: create_project makes one, then create_ticket adds its tickets';
-  }
+  const anyProject = db.get(sql`SELECT 1 FROM projects LIMIT 1`) !== undefined;
   const scope = project ? sql` WHERE project_id = ${project.id}` : sql``;
-  if (!db.get(sql`SELECT 1 FROM tickets${scope} LIMIT 1`)) {
-    return `No tickets${project ? ` in ${project.key}` : ''} yet: create_ticket adds one`;
-  }
-  return 'Nothing matches: drop a filter or a word to widen the search, or create_ticket for new work';
+  const anyTicket = anyProject && db.get(sql`SELECT 1 FROM tickets${scope} LIMIT 1`) !== undefined;
+  return emptySearchHint({ anyProject, anyTicket, project: project?.key });
 }
 
 /** Letters and digits only, in lower case, without accents: how two spellings of one label or name compare. */
-const folded = (text: string) =>
-  text
-    .normalize('NFKD')
-    .replace(/[^\p{L}\p{N}]/gu, '')
-    .toLowerCase();
-
 /**
  * For a search that found nothing, the labels or names in use that a label or assignee filter may have meant:
  * spelt otherwise (`needs_review` for `needs review`, `CHLOÉ` for `Chloé`), when the one given is in use
@@ -690,37 +677,24 @@ function nearMisses(db: TicketsDb, label: string | undefined, assignee: string |
    * The values in use spelt like `wanted`, most used first, as a note lists them; none when it is in use
    * itself (ruled out by the other filters), which `used` asks first, of an index where there is one.
    */
-  const lookalikes = (wanted: string, used: SQL, all: SQL) => {
-    const key = folded(wanted);
-    return !key || db.get(used)
-      ? []
-      : db
-          .all<{ value: string; n: number }>(all)
-          .filter((row) => folded(row.value) === key)
-          .sort((a, b) => b.n - a.n)
-          .slice(0, 5)
-          .map((row) => `${quoteText(row.value)} (${row.n})`);
-  };
-  const notes: string[] = [];
+  const lookalikes = (wanted: string, used: SQL, all: SQL) =>
+    !spelling(wanted) || db.get(used) ? [] : spelledLike(wanted, db.all<{ value: string; n: number }>(all));
+  const near: NearMisses = {};
   if (label) {
-    const near = lookalikes(
+    near.label = lookalikes(
       label,
       sql`SELECT 1 FROM tickets, json_each(tickets.labels) AS j WHERE j.value = ${label} LIMIT 1`,
       sql`SELECT j.value AS value, count(*) AS n FROM tickets, json_each(tickets.labels) AS j GROUP BY j.value`,
     );
-    if (near.length)
-      notes.push(`no ticket has the label ${quoteText(label)}; labels in use like it: ${near.join(', ')}`);
   }
   if (assignee) {
-    const near = lookalikes(
+    near.assignee = lookalikes(
       assignee,
       sql`SELECT 1 FROM tickets WHERE assignee = ${assignee} COLLATE NOCASE LIMIT 1`,
       sql`SELECT assignee AS value, count(*) AS n FROM tickets WHERE assignee IS NOT NULL GROUP BY assignee`,
     );
-    if (near.length)
-      notes.push(`no ticket is assigned to ${quoteText(assignee)}; names in use like it: ${near.join(', ')}`);
   }
-  return notes.length ? `Found nothing: ${notes.join('; ')}` : undefined;
+  return nearMissNote(label, assignee, near);
 }
 
 /**

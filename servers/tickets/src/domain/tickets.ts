@@ -1,167 +1,19 @@
 import { Conflict, InvalidInput } from '@shipyard/core';
-import { preparedOnce } from '@shipyard/db';
-import { count, desc, eq, sql } from 'drizzle-orm';
-import { history, tickets } from '../db/schema.js';
-import { type Comment, fitComments, insertComment, lastComments } from './comments.js';
-import { indexBatchAt } from './indexing.js';
-import { countLinks, linksOf, shownLinks, type TicketLinks } from './links.js';
+import { type Comment, fitComments } from './comments.js';
+import { countLinks, shownLinks, type TicketLinks } from './links.js';
 import {
   type Change,
   clip,
-  elide,
-  getProjectRow,
-  getTicketRow,
-  keyOfId,
   labelsUri,
-  listOf,
   normaliseLabels,
-  nowIso,
   opensOrCloses,
   type Priority,
-  parseLabels,
-  priorityRank,
-  projectNotFound,
-  recordHistory,
   type Status,
-  shownOn,
   type Ticket,
-  type TicketRow,
-  type TicketsDb,
   type TicketType,
-  TRANSITIONS,
-  type Tx,
-  ticketArgument,
   ticketUris,
-  toTicket,
 } from './model.js';
-
-export interface CreateTicket {
-  project: string;
-  title: string;
-  description?: string | undefined;
-  type?: TicketType | undefined;
-  priority?: Priority | undefined;
-  assignee?: string | null | undefined;
-  reporter?: string | null | undefined;
-  labels?: readonly string[] | undefined;
-  estimate?: number | null | undefined;
-  due_date?: string | null | undefined;
-  parent?: string | null | undefined;
-}
-
-/**
- * Text as createTicket stores it: a lone surrogate (half of an emoji) becomes U+FFFD, as the stdio and HTTP
- * transports already make it. Stored as it is, it would read back as three U+FFFD, not as the ticket answered.
- */
-function asStored<T extends string | null>(text: T): T {
-  return (text === null ? text : (text as string & { toWellFormed(): string }).toWellFormed()) as T;
-}
-
-/**
- * createTicket's statements and transaction, prepared once per database on the raw connection. It is the
- * hottest write, and drizzle's per-call transaction wrapper and row mapping cost a large share of it.
- * The values are bound by position and only the new id comes back, which is cheaper than named values
- * and the whole row.
- */
-function prepareCreate(db: TicketsDb) {
-  const sqlite = db.$client;
-  /** Takes the project's next number; no row when there is no such project. */
-  const bump = sqlite.prepare<[string], { id: number; key: string; number: number }>(
-    'UPDATE projects SET last_number = last_number + 1 WHERE key = ? RETURNING id, key, last_number AS number',
-  );
-  const insert = sqlite
-    .prepare<unknown[], number>(
-      `INSERT INTO tickets (project_id, number, key, title, description, type, status, priority, priority_rank,
-         assignee, reporter, labels, estimate, due_date, parent_id, resolution, version, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       RETURNING id`,
-    )
-    .pluck();
-  const created = sqlite.prepare<[number, string, string | null, string]>(
-    `INSERT INTO history (ticket_id, field, new_value, changed_by, changed_at) VALUES (?, 'created', ?, ?, ?)`,
-  );
-  return sqlite.transaction((input: CreateTicket, user: string | undefined): Ticket => {
-    // The parent before the bump, which would count one key too many in the parent's error (the keys there
-    // are); but an unknown project is the first thing to say. A failure after the bump rolls it back.
-    const parentId =
-      input.parent === undefined || input.parent === null
-        ? null
-        : parentOfNew(db, input.parent, input.project);
-    const found = bump.get(input.project.toUpperCase());
-    if (!found) throw projectNotFound(db, input.project);
-    const priority = input.priority ?? 'none';
-    const at = nowIso();
-    // Every column but the id is given, so this is the row as stored; the ticket is built from it.
-    const row: TicketRow = {
-      id: 0,
-      projectId: found.id,
-      number: found.number,
-      key: `${found.key}-${found.number}`,
-      title: asStored(input.title),
-      description: asStored(input.description ?? ''),
-      type: input.type ?? 'task',
-      status: 'backlog',
-      priority,
-      priorityRank: priorityRank(priority),
-      assignee: asStored(input.assignee ?? null),
-      reporter: asStored(input.reporter === undefined ? (user ?? null) : input.reporter),
-      labels: JSON.stringify(normaliseLabels(input.labels ?? [])),
-      // SQLite stores -0 as 0.
-      estimate: input.estimate === undefined || input.estimate === null ? null : input.estimate + 0,
-      dueDate: input.due_date ?? null,
-      parentId,
-      resolution: null,
-      version: 1,
-      createdAt: at,
-      updatedAt: at,
-    };
-    const id = insert.get(
-      row.projectId,
-      row.number,
-      row.key,
-      row.title,
-      row.description,
-      row.type,
-      row.status,
-      row.priority,
-      row.priorityRank,
-      row.assignee,
-      row.reporter,
-      row.labels,
-      row.estimate,
-      row.dueDate,
-      row.parentId,
-      row.resolution,
-      row.version,
-      row.createdAt,
-      row.updatedAt,
-    );
-    if (id === undefined) throw new Error(`inserting ${row.key} returned no row`);
-    row.id = id;
-    created.run(row.id, row.key, user ?? null, at);
-    // New tickets reach the full-text index in batches.
-    indexBatchAt(db, row.id, row.title.length + row.description.length);
-    return toTicket(db, row);
-  }).immediate;
-}
-
-/**
- * Create a ticket with the next key of its project. The counter is read and bumped inside one IMMEDIATE
- * transaction, so two processes creating at once never get the same key or leave a gap. `changed` holds
- * the ticket's pages, the project list (its counts), and its parent's page and its project's labels page
- * when it shows there.
- */
-export function createTicket(
-  db: TicketsDb,
-  input: CreateTicket,
-  user?: string,
-): { ticket: Ticket; changed: string[] } {
-  const ticket = preparedOnce(db, prepareCreate)(input, user);
-  const changed = [...ticketUris(ticket.key), 'tickets://projects'];
-  if (ticket.parent) changed.push(`tickets://${ticket.parent}`);
-  if (ticket.labels.length > 0) changed.push(labelsUri(ticket.key));
-  return { ticket, changed };
-}
+import type { TicketDetailsData } from './pages.js';
 
 /** How many of the latest comments and history entries get_ticket returns. */
 export const COMMENTS_SHOWN = 20;
@@ -219,57 +71,8 @@ export interface TicketDetails extends Ticket {
   history?: HistoryEntry[];
 }
 
-/**
- * One ticket in full, with counts of its comments and history, and on request its latest comments
- * (oldest first), its links grouped by relation, and its latest history entries (oldest first).
- */
-export function getTicketDetails(
-  db: TicketsDb,
-  key: string,
-  include: readonly Include[],
-  /** Show the comments before this comment id (older ones), not the latest. */
-  before?: number,
-): TicketDetails {
-  // One read transaction, so the ticket, its comments, links and history come from one snapshot.
-  return db.transaction((tx) => {
-    const row = getTicketRow(tx, key);
-    const latest = lastComments(tx, row.id, include.includes('comments') ? COMMENTS_SHOWN : 0, before);
-    const details: TicketDetails = Object.assign(toTicket(tx, row), {
-      comments_total: latest.total,
-      history_total:
-        tx.select({ n: count() }).from(history).where(eq(history.ticketId, row.id)).get()?.n ?? 0,
-    });
-    if (include.includes('comments')) {
-      details.comments = fitComments(latest.comments, COMMENT_CHARS_SHOWN, CLIPPED_CHARS);
-    }
-    if (include.includes('links')) {
-      const grouped = linksOf(tx, row.id);
-      details.links = shownLinks(grouped, (ticket) => ticket);
-      details.links_total = countLinks(grouped);
-    }
-    if (include.includes('history')) {
-      details.history = tx
-        .select({
-          field: history.field,
-          old: history.oldValue,
-          new: history.newValue,
-          by: history.changedBy,
-          at: history.changedAt,
-        })
-        .from(history)
-        .where(eq(history.ticketId, row.id))
-        .orderBy(desc(history.id))
-        .limit(HISTORY_SHOWN)
-        .all()
-        .reverse();
-      details.history = fitHistory(details.history);
-    }
-    return details;
-  });
-}
-
 /** Throw Conflict when the caller's expected_version is not the ticket's current version. */
-export function checkVersion(row: TicketRow, expected: number | undefined): void {
+export function checkVersion(row: { key: string; version: number }, expected: number | undefined): void {
   if (expected === undefined || expected === row.version) return;
   if (expected < 1) {
     throw new InvalidInput(`expected_version ${expected} is no version: versions start at 1`, {
@@ -287,7 +90,25 @@ export function checkVersion(row: TicketRow, expected: number | undefined): void
   );
 }
 
-export interface UpdateTicket {
+/**
+ * get_ticket's answer from what the store read: the ticket with its counts, its comments fitted to
+ * COMMENT_CHARS_SHOWN, its links LINKS_SHOWN a type with their total, its history values clipped.
+ */
+export function ticketDetails(data: TicketDetailsData): TicketDetails {
+  const details: TicketDetails = Object.assign(data.ticket, {
+    comments_total: data.comments_total,
+    history_total: data.history_total,
+  });
+  if (data.comments) details.comments = fitComments(data.comments, COMMENT_CHARS_SHOWN, CLIPPED_CHARS);
+  if (data.links) {
+    details.links = shownLinks(data.links, (ticket) => ticket);
+    details.links_total = countLinks(data.links);
+  }
+  if (data.history) details.history = fitHistory(data.history);
+  return details;
+}
+
+export interface TicketPatch {
   key: string;
   expected_version?: number | undefined;
   title?: string | undefined;
@@ -302,300 +123,83 @@ export interface UpdateTicket {
   parent?: string | null | undefined;
 }
 
-export interface UpdateResult {
-  ticket: Ticket;
-  /** Names of the fields that changed, in the order of the history entries; empty for a no-op. */
-  fields: string[];
-  /** URIs of the resources the update changed; empty for a no-op. */
-  changed: string[];
-}
-
-/** Plain fields: input name and column. */
-const PLAIN_FIELDS = [
-  ['title', 'title'],
-  ['description', 'description'],
-  ['type', 'type'],
-  ['priority', 'priority'],
-  ['assignee', 'assignee'],
-  ['estimate', 'estimate'],
-  ['due_date', 'dueDate'],
+/** The fields a patch sets as they are (title to due_date), in the order history records them. */
+export const PLAIN_FIELDS = [
+  'title',
+  'description',
+  'type',
+  'priority',
+  'assignee',
+  'estimate',
+  'due_date',
 ] as const;
+export type PlainField = (typeof PLAIN_FIELDS)[number];
 
 /**
- * Change some fields of a ticket. Only fields that differ are written; each is recorded in history, and the
- * version and updated_at move only when something changed. One IMMEDIATE transaction, so the version check
- * and the write cannot interleave with another process.
+ * What a patch changes of a ticket's plain fields and labels (normalised), as history records it: only what
+ * differs, in PLAIN_FIELDS order, labels last. The parent is the store's to compare (it names a ticket).
  */
-export function updateTicket(db: TicketsDb, input: UpdateTicket, user?: string): UpdateResult {
-  return db.transaction(
-    (tx) => {
-      const row = getTicketRow(tx, input.key);
-      checkVersion(row, input.expected_version);
-      const set: Partial<typeof tickets.$inferInsert> = {};
-      const changes: Change[] = [];
-      const parents: string[] = [];
-
-      for (const [field, column] of PLAIN_FIELDS) {
-        const value = input[field];
-        if (value === undefined || value === row[column]) continue;
-        changes.push({ field, old: row[column], new: value });
-        Object.assign(set, { [column]: value });
-      }
-      if (set.priority) set.priorityRank = priorityRank(set.priority);
-
-      const labels = nextLabels(row, input);
-      if (labels) {
-        changes.push({ field: 'labels', old: parseLabels(row.labels), new: labels });
-        set.labels = JSON.stringify(labels);
-      }
-
-      if (input.parent !== undefined) {
-        const oldParent = row.parentId === null ? null : keyOfId(tx, row.parentId);
-        const parent = input.parent === null ? null : findParent(tx, input.parent);
-        if ((parent?.id ?? null) !== row.parentId) {
-          if (parent) checkNoCycle(tx, row, parent);
-          changes.push({ field: 'parent', old: oldParent, new: parent?.key ?? null });
-          set.parentId = parent?.id ?? null;
-          for (const key of [oldParent, parent?.key]) if (key) parents.push(key);
-        }
-      }
-
-      if (changes.length === 0) return { ticket: toTicket(tx, row), fields: [], changed: [] };
-      const at = nowIso();
-      const updated = tx
-        .update(tickets)
-        .set({ ...set, version: row.version + 1, updatedAt: at })
-        .where(eq(tickets.id, row.id))
-        .returning()
-        .get();
-      recordHistory(tx, row.id, changes, user, at);
-      // A ticket that waits for the full-text index and now has a long text is indexed at once.
-      indexBatchAt(db, row.id, updated.title.length + updated.description.length);
-      const fields = changes.map((c) => c.field);
-      // The old and new parent list it among their children; its parent and linked tickets show its title.
-      const changed = [
-        ...ticketUris(row.key),
-        ...parents.map((key) => `tickets://${key}`),
-        ...(fields.includes('labels') ? [labelsUri(row.key)] : []),
-        ...(fields.includes('title') ? shownOn(tx, row.key) : []),
-      ];
-      return { ticket: toTicket(tx, updated), fields, changed };
-    },
-    { behavior: 'immediate' },
-  );
-}
-
-/** The new labels (normalised), or undefined when they do not change. */
-function nextLabels(row: TicketRow, input: UpdateTicket): string[] | undefined {
-  if (!input.labels) return undefined;
-  const current = parseLabels(row.labels);
-  const next = normaliseLabels(input.labels);
-  return JSON.stringify(next) === JSON.stringify(current) ? undefined : next;
-}
-
-/** A new ticket's parent; when there is none such, the project's error comes first, if it has one. */
-function parentOfNew(tx: Tx, key: string, project: string): number {
-  try {
-    return findParent(tx, key).id;
-  } catch (error) {
-    getProjectRow(tx, project);
-    throw error;
+export function patchChanges(current: Pick<Ticket, PlainField | 'labels'>, input: TicketPatch): Change[] {
+  const changes: Change[] = [];
+  for (const field of PLAIN_FIELDS) {
+    const value = input[field];
+    if (value === undefined || value === current[field]) continue;
+    changes.push({ field, old: current[field], new: value });
   }
-}
-
-/** The parent ticket by key; errors name the `parent` argument. */
-const findParent = (tx: Tx, key: string): TicketRow =>
-  ticketArgument(
-    tx,
-    'parent',
-    key,
-    'Pass a key such as SHIP-42; for no parent, leave parent out (update_ticket: null clears it)',
-  );
-
-/**
- * Parents form a forest: refuse a parent that is the ticket itself or one of its descendants, naming the
- * chain (child -> parent) the change would close.
- */
-function checkNoCycle(tx: Tx, ticket: TicketRow, parent: TicketRow): void {
-  if (parent.id === ticket.id) {
-    throw new InvalidInput(`${ticket.key} cannot be its own parent`, {
-      hint: 'Pass another ticket as parent, or null to clear it',
-    });
-  }
-  // The parent's ancestors, nearest first, in one statement (not a query each), up to
-  // the ticket itself if it is one of them. UNION keeps each ticket once, so a loop that a broken file may
-  // hold ends the walk; rows come out in the order the walk meets them (SQLite's queue is first in, first
-  // out), and the key is read per row so that no join reorders them.
-  const ancestors = tx.all<{ id: number; key: string }>(sql`
-    WITH RECURSIVE up(id) AS (
-      SELECT parent_id FROM tickets WHERE id = ${parent.id} AND parent_id IS NOT NULL
-      UNION
-      SELECT t.parent_id FROM up JOIN tickets t ON t.id = up.id
-      WHERE t.parent_id IS NOT NULL AND up.id <> ${ticket.id}
-    )
-    SELECT id, (SELECT key FROM tickets WHERE tickets.id = up.id) AS key FROM up`);
-  if (ancestors.at(-1)?.id !== ticket.id) return;
-  const chain = [ticket.key, parent.key, ...ancestors.map((row) => row.key)];
-  const last = chain.at(-2);
-  throw new InvalidInput(
-    `Making ${parent.key} the parent of ${ticket.key} would create a cycle (child -> parent): ${elide(chain, '…').join(' -> ')}`,
-    {
-      hint: `Pick a parent outside ${ticket.key}'s subtree, or first clear the parent of ${last} with update_ticket`,
-    },
-  );
-}
-
-export interface TransitionTicket {
-  key: string;
-  status: Status;
-  resolution?: string | undefined;
-  comment?: string | undefined;
-  expected_version?: number | undefined;
-}
-
-export interface TransitionResult {
-  key: string;
-  status: Status;
-  resolution: string | null;
-  version: number;
-  updated_at: string;
-}
-
-/** Status, resolution and version after a transition, and the URIs of the resources it changed. */
-export interface TransitionOutcome {
-  result: TransitionResult;
-  changed: string[];
-}
-
-/** The resolution a ticket gets when closed without one. */
-export const DEFAULT_RESOLUTION = { done: 'done', cancelled: "won't do" } as const;
-
-const isClosed = (status: Status): status is 'done' | 'cancelled' =>
-  status === 'done' || status === 'cancelled';
-
-/**
- * Statuses on the shortest path from one status to another (excluding `from`), or undefined. The path passes
- * through done only to end there: going back to an open status through done would record work as finished.
- */
-function pathBetween(from: Status, to: Status): Status[] | undefined {
-  const previous = new Map<Status, Status>();
-  const queue: Status[] = [from];
-  while (queue.length > 0) {
-    const at = queue.shift() as Status;
-    if (at === to) break;
-    for (const next of TRANSITIONS[at]) {
-      if (next === from || previous.has(next) || (next === 'done' && to !== 'done')) continue;
-      previous.set(next, at);
-      queue.push(next);
+  if (input.labels) {
+    const next = normaliseLabels(input.labels);
+    if (JSON.stringify(next) !== JSON.stringify(current.labels)) {
+      changes.push({ field: 'labels', old: current.labels, new: next });
     }
   }
-  if (!previous.has(to)) return undefined;
-  const path: Status[] = [to];
-  for (let step = previous.get(to); step !== undefined && step !== from; step = previous.get(step))
-    path.unshift(step);
-  return path;
+  return changes;
 }
 
 /**
- * How to get where a refused move wanted to go. A way back to an open status passes through cancelled, so
- * the hint first offers what a team usually means (a review that sent it back stays where it is, with a
- * comment saying why) rather than steering every such move into a cancellation.
+ * The pages a new ticket changes: its own, its project's, the project list (its counts), its parent's and
+ * its project's labels page when it shows there.
  */
-function transitionHint(
-  from: Status,
+export function createdUris(ticket: Pick<Ticket, 'key' | 'parent' | 'labels'>): string[] {
+  const changed = [...ticketUris(ticket.key), 'tickets://projects'];
+  if (ticket.parent) changed.push(`tickets://${ticket.parent}`);
+  if (ticket.labels.length > 0) changed.push(labelsUri(ticket.key));
+  return changed;
+}
+
+/**
+ * The pages an update changes: its own, its old and new parent's (they list their children), its labels
+ * page for new labels, and for a new title `shownOn`, the pages that show it (the store's shownOn).
+ */
+export function updatedUris(
+  key: string,
+  fields: readonly string[],
+  parents: readonly string[],
+  shownOn: () => string[],
+): string[] {
+  return [
+    ...ticketUris(key),
+    ...parents.map((parent) => `tickets://${parent}`),
+    ...(fields.includes('labels') ? [labelsUri(key)] : []),
+    ...(fields.includes('title') ? shownOn() : []),
+  ];
+}
+
+/**
+ * The pages a transition changes. Its parent and linked tickets show its status (`shownOn`, asked with
+ * `blocking` when it opens or closes); opened or closed, it changes the open counts of the project list and
+ * (of its labels) on its project's labels page, and the blocked lists of the projects it blocks. A closed
+ * ticket's resolution corrected changes its own pages only.
+ */
+export function transitionUris(
+  ticket: { key: string; status: Status; labelled: boolean },
   to: Status,
-  path: Status[] | undefined,
-  allowed: readonly Status[],
-): string {
-  if (from === to && isClosed(from)) {
-    return `Pass status ${orList(allowed)} to reopen it, or status ${from} with another resolution to change only that`;
-  }
-  if (from === to || !path) return `Pass status ${orList(allowed)}`;
-  const steps = `in ${path.length} calls: ${[from, ...path].join(' -> ')}`;
-  if (!path.slice(0, -1).includes('cancelled')) return `Move it ${steps}`;
-  return (
-    `There is no move back from ${from} to ${to}. To keep it ${from} and say why, call add_ticket_comment; ` +
-    `to restart the work, move it ${steps}, with a resolution for the cancel that says why (e.g. "sent back")`
-  );
-}
-
-const orList = (items: readonly string[]) => listOf(items, 'or');
-
-/**
- * Move a ticket along the workflow (TRANSITIONS), several statuses in one call and one history entry. Closing (done, cancelled) sets the resolution, reopening
- * clears it, and a closed ticket given its own status with another resolution takes that resolution (the
- * only way to correct one without reopening the ticket). Status and resolution changes go to history, an
- * optional comment is added by the user, all in one IMMEDIATE transaction.
- */
-export function transitionTicket(db: TicketsDb, input: TransitionTicket, user?: string): TransitionOutcome {
-  return db.transaction(
-    (tx) => {
-      const row = getTicketRow(tx, input.key);
-      checkVersion(row, input.expected_version);
-      const allowed = TRANSITIONS[row.status];
-      // A closed ticket given its own status with another resolution: the resolution changes, the status stays.
-      const resolving =
-        input.status === row.status &&
-        isClosed(row.status) &&
-        input.resolution !== undefined &&
-        input.resolution !== row.resolution;
-      if (!resolving && (input.status === row.status || !allowed.includes(input.status))) {
-        const path = pathBetween(row.status, input.status);
-        const already = isClosed(row.status)
-          ? `${row.key} is already ${row.status} (resolution ${row.resolution ?? 'none'})`
-          : `${row.key} is already ${row.status}`;
-        throw new InvalidInput(
-          input.status === row.status
-            ? `${already}; from ${row.status} it can move to ${orList(allowed)}`
-            : `${row.key} cannot move from ${row.status} to ${input.status}; from ${row.status} it can move to ${orList(allowed)}`,
-          {
-            hint: transitionHint(row.status, input.status, path, allowed),
-            details: { status: row.status, allowed },
-          },
-        );
-      }
-      if (input.resolution !== undefined && !isClosed(input.status)) {
-        throw new InvalidInput(
-          `A resolution applies only when moving to done or cancelled, not to ${input.status}`,
-          {
-            hint: 'Drop resolution, or move the ticket to done or cancelled',
-          },
-        );
-      }
-      const resolution = isClosed(input.status)
-        ? (input.resolution ?? DEFAULT_RESOLUTION[input.status])
-        : null;
-      const changes: Change[] = resolving ? [] : [{ field: 'status', old: row.status, new: input.status }];
-      if (resolution !== row.resolution)
-        changes.push({ field: 'resolution', old: row.resolution, new: resolution });
-      const at = nowIso();
-      const updated = tx
-        .update(tickets)
-        .set({ status: input.status, resolution, version: row.version + 1, updatedAt: at })
-        .where(eq(tickets.id, row.id))
-        .returning()
-        .get();
-      recordHistory(tx, row.id, changes, user, at);
-      if (input.comment !== undefined) insertComment(tx, row.id, input.comment, user, at);
-      const result: TransitionResult = {
-        key: updated.key,
-        status: updated.status,
-        resolution: updated.resolution,
-        version: updated.version,
-        updated_at: updated.updatedAt,
-      };
-      // Its parent and linked tickets show its status; opened or closed, it changes the open counts of the
-      // project list and (of its labels) on its project's labels page, and the blocked lists of the projects
-      // it blocks. A closed ticket's resolution corrected changes its own pages only.
-      const blocking = opensOrCloses(row.status, input.status);
-      const changed = [
-        ...ticketUris(row.key),
-        ...(blocking ? ['tickets://projects'] : []),
-        ...(blocking && row.labels !== '[]' ? [labelsUri(row.key)] : []),
-        ...(row.status === input.status ? [] : shownOn(tx, row.key, { blocking })),
-      ];
-      return { result, changed };
-    },
-    { behavior: 'immediate' },
-  );
+  shownOn: (options: { blocking: boolean }) => string[],
+): string[] {
+  const blocking = opensOrCloses(ticket.status, to);
+  return [
+    ...ticketUris(ticket.key),
+    ...(blocking ? ['tickets://projects'] : []),
+    ...(blocking && ticket.labelled ? [labelsUri(ticket.key)] : []),
+    ...(ticket.status === to ? [] : shownOn({ blocking })),
+  ];
 }

@@ -239,6 +239,93 @@ describe.runIf(onPostgres)('the tickets schema on PostgreSQL', () => {
     expect((await search([{ text: 'login:*', prefix: false }])).map((hit) => hit.id)).toEqual([login]);
   });
 
+  it("finds for whole words the tickets SQLite's index finds", async () => {
+    const documents = [
+      ['Login page crashes', 'Users cannot log in since the release'],
+      ['Crash on logout', 'stack trace attached: java.lang.NullPointerException'],
+      ['Café menu', 'naïve rendering of accented names'],
+      ['Upgrade to v1.2.3', 'see https://example.com/release-notes for in_progress items'],
+      ['Deploying fails', "The deployment script doesn't run; user@example.org reported it"],
+      ['Payments', 'Customer \u2068Ana\u2069 was charged twice \u2014 refunds needed'],
+    ];
+    const queries = [
+      'crash',
+      'crashes',
+      'crashing',
+      'log',
+      'login',
+      'the',
+      'cafe',
+      'CAFÉ',
+      'naive',
+      'accent',
+      'release',
+      'example',
+      'com',
+      'notes',
+      'in_progress',
+      '3',
+      'v1',
+      'deploy',
+      'deployed',
+      "doesn't",
+      'user@example.org',
+      'Ana',
+      'refund',
+      'twice charged',
+      'java.lang',
+      'NullPointerException',
+      'stack traces',
+      'items',
+      'renders',
+    ];
+    const sqlite = new Database(':memory:');
+    try {
+      migrate(drizzle(sqlite), { migrationsFolder: migrations });
+      sqlite.exec(`INSERT INTO projects (key, name) VALUES ('PARITY', 'Parity')`);
+      await database.pool.query(`INSERT INTO projects (key, name) VALUES ('PARITY', 'Parity')`);
+      const insert = `INSERT INTO tickets (project_id, number, key, title, description, type)
+        VALUES ((SELECT id FROM projects WHERE key = 'PARITY'), $1, $2, $3, $4, 'task')`;
+      for (const [i, [title, description]] of documents.entries()) {
+        const values = [i + 1, `PARITY-${i + 1}`, title, description];
+        sqlite.prepare(insert.replaceAll(/\$\d/g, '?')).run(...values);
+        await database.pool.query(insert, values);
+      }
+      // The SQLite index takes new tickets in batches (src/domain/indexing.ts); here, all at once.
+      sqlite.exec(`INSERT INTO tickets_fts(tickets_fts) VALUES ('rebuild')`);
+      const onSqlite = (text: string) => {
+        const match = searchWords(text)
+          .map((word) => `"${word.text.replaceAll('"', '""')}"`)
+          .join(' AND ');
+        return sqlite
+          .prepare<[string], { key: string }>(
+            `SELECT t.key FROM tickets_fts JOIN tickets t ON t.id = tickets_fts.rowid
+             WHERE tickets_fts MATCH ? ORDER BY t.key`,
+          )
+          .all(match)
+          .map((row) => row.key);
+      };
+      const onPg = async (text: string) => {
+        const query = tsQuery(searchWords(text));
+        if (!query) return [];
+        const rows = await database.db.execute<{ key: string }>(
+          sql`SELECT key FROM tickets WHERE key LIKE 'PARITY-%' AND search @@ ${query} ORDER BY key`,
+        );
+        return rows.rows.map((row) => row.key);
+      };
+      const found = async (engine: 'sqlite' | 'postgres') => {
+        const all: Record<string, string[]> = {};
+        for (const text of queries) all[text] = engine === 'sqlite' ? onSqlite(text) : await onPg(text);
+        return all;
+      };
+      const expected = await found('sqlite');
+      expect(Object.values(expected).every((keys) => keys.length > 0)).toBe(true);
+      expect(await found('postgres')).toEqual(expected);
+    } finally {
+      sqlite.close();
+    }
+  });
+
   it('records people as the SQLite triggers do: first spelling of a name in any ASCII case', async () => {
     // The same writes on both engines, in SQL both read.
     const writes = [

@@ -1,5 +1,6 @@
 export type { BadInputCase, BadInputsSummary, CheckBadInputsOptions } from './badInputs.js';
 export { badInputs, badValues, checkBadInputs } from './badInputs.js';
+export { backupWithoutDataFile, loadsPostgresDriver } from './bin.js';
 export type { Connected, ConnectOptions, HttpServerProcess, SpawnOptions } from './connect.js';
 export { connect, connectHttp, spawnHttpServer, spawnServer, watchResourceUpdates } from './connect.js';
 export type { ContractExpectation, ContractOptions } from './contract.js';

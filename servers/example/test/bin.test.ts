@@ -1,8 +1,16 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callOk, connectHttp, promptText, readText, spawnHttpServer, spawnServer } from '@shipyard/testing';
+import {
+  backupWithoutDataFile,
+  callOk,
+  connectHttp,
+  promptText,
+  readText,
+  spawnHttpServer,
+  spawnServer,
+} from '@shipyard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
 import { bin } from './helpers.js';
@@ -177,16 +185,7 @@ describe('the built bin', () => {
 });
 
 it('takes --backup FILE through @shipyard/db: without a data file it exits 1 naming the file', () => {
-  const empty = mkdtempSync(join(tmpdir(), 'shipyard-example-backup-'));
-  try {
-    const run = spawnSync(process.execPath, [bin, '--data-dir', empty, '--backup', join(empty, 'copy.db')], {
-      encoding: 'utf8',
-    });
-    expect(run.stderr).toContain(
-      `backup failed: there is no data file ${join(empty, 'example.db')} to back up`,
-    );
-    expect(run.status).toBe(1);
-  } finally {
-    rmSync(empty, { recursive: true, force: true });
-  }
+  const run = backupWithoutDataFile(bin, 'example');
+  expect(run.stderr).toContain(`backup failed: there is no data file ${run.dataFile} to back up`);
+  expect(run.status).toBe(1);
 });

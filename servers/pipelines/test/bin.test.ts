@@ -1,8 +1,8 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callOk, spawnServer } from '@shipyard/testing';
+import { backupWithoutDataFile, callOk, spawnServer } from '@shipyard/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
 import { FakeGitHub } from './fake-github.js';
@@ -74,16 +74,7 @@ it("--help lists the server's own flags", () => {
 });
 
 it('takes --backup FILE through @shipyard/db: without a data file it exits 1 naming the file', () => {
-  const empty = mkdtempSync(join(tmpdir(), 'shipyard-pipelines-backup-'));
-  try {
-    const run = spawnSync(process.execPath, [bin, '--data-dir', empty, '--backup', join(empty, 'copy.db')], {
-      encoding: 'utf8',
-    });
-    expect(run.stderr).toContain(
-      `backup failed: there is no data file ${join(empty, 'pipelines.db')} to back up`,
-    );
-    expect(run.status).toBe(1);
-  } finally {
-    rmSync(empty, { recursive: true, force: true });
-  }
+  const run = backupWithoutDataFile(bin, 'pipelines');
+  expect(run.stderr).toContain(`backup failed: there is no data file ${run.dataFile} to back up`);
+  expect(run.status).toBe(1);
 });

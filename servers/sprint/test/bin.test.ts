@@ -2,8 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { callOk, readText, spawnServer } from '@shipyard/testing';
+import { backupWithoutDataFile, callOk, loadsPostgresDriver, readText, spawnServer } from '@shipyard/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
 import { bin, binArgs, databaseUrlFor, engine, onPostgres } from './helpers.js';
@@ -41,18 +40,9 @@ it(`the built bin serves over stdio on ${engine}, and draws a chart`, async () =
 });
 
 it('takes --backup FILE through @shipyard/db: without a data file it exits 1 naming the file', () => {
-  const empty = mkdtempSync(join(tmpdir(), 'shipyard-sprint-backup-'));
-  try {
-    const run = spawnSync(process.execPath, [bin, '--data-dir', empty, '--backup', join(empty, 'copy.db')], {
-      encoding: 'utf8',
-    });
-    expect(run.stderr).toContain(
-      `backup failed: there is no data file ${join(empty, 'sprint.db')} to back up`,
-    );
-    expect(run.status).toBe(1);
-  } finally {
-    rmSync(empty, { recursive: true, force: true });
-  }
+  const run = backupWithoutDataFile(bin, 'sprint');
+  expect(run.stderr).toContain(`backup failed: there is no data file ${run.dataFile} to back up`);
+  expect(run.status).toBe(1);
 });
 
 // --backup copies the SQLite file; a PostgreSQL database is backed up with its own tools.
@@ -70,26 +60,11 @@ it.runIf(onPostgres)('refuses --backup with a database URL and points to pg_dump
 it.skipIf(onPostgres)(
   'a start on SQLite never loads the PostgreSQL driver; one on a database URL does',
   async () => {
-    const hook = fileURLToPath(new URL('./fixtures/report-pg-load.cjs', import.meta.url));
-    const stderr: string[] = [];
-    const client = await spawnServer(bin, ['--data-dir', dataDir], {
-      env: { NODE_OPTIONS: `--require ${hook}` },
-      stderr,
+    expect(
+      await loadsPostgresDriver(bin, dataDir, { name: 'create_story', arguments: { title: 'Cold' } }),
+    ).toEqual({
+      sqlite: false,
+      url: true,
     });
-    try {
-      await callOk(client, 'create_story', { title: 'Cold' });
-    } finally {
-      await client.close();
-    }
-    expect(stderr.join('')).not.toContain('loaded pg');
-    // The hook does report the driver when it loads (a URL nothing listens on: the start fails after loading it).
-    const failed: string[] = [];
-    const other = await spawnServer(bin, ['--database-url', 'postgres://nobody@127.0.0.1:1/none'], {
-      env: { NODE_OPTIONS: `--require ${hook}` },
-      stderr: failed,
-    });
-    await other.callTool({ name: 'list_sprints', arguments: {} }).catch(() => {});
-    await other.close();
-    expect(failed.join('')).toContain('loaded pg');
   },
 );

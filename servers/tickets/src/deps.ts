@@ -1,12 +1,9 @@
 import { defineFor } from '@shipyard/core';
-import type { TicketsDb } from './domain/model.js';
+import type { TicketsStore } from './store/types.js';
 
 export interface TicketsDeps {
-  db: TicketsDb;
-  /** Opens what db opens lazily; called once the first client has initialized. */
-  warmUp?: () => void;
-  /** Called once on shutdown (closes the database). */
-  close?: () => void;
+  /** The storage (SQLite today), opened lazily: warmUp opens it, close closes it. */
+  store: TicketsStore;
 }
 
 /** The define helpers of this server: their handlers get `ctx.deps` as TicketsDeps. */

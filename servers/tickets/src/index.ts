@@ -1,17 +1,20 @@
 #!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
 import { runServer } from '@shipyard/core';
-import { backupDatabase, checkDataFile, lazyDatabase } from '@shipyard/db';
+import { backupDatabase, checkDataFile } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
-import { openTicketsDatabase } from './db/open.js';
 import { createTicketsServer } from './server.js';
+import { lazyTicketsStore, openTicketsDatabase } from './store/sqlite/open.js';
 
 // dist/index.cjs and src/index.ts both sit one level below the package root, next to drizzle/.
 const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
 
 // The database opens after the first client has initialized (warmUp), not before `initialize` is answered.
 runServer(
-  (config) => createTicketsServer(lazyDatabase(() => openTicketsDatabase(config.dataDir, migrations))),
+  (config) =>
+    createTicketsServer({
+      store: lazyTicketsStore(() => openTicketsDatabase(config.dataDir, migrations)).store,
+    }),
   {
     name: 'tickets',
     version: pkg.version,

@@ -1,15 +1,6 @@
 import { InvalidInput, quoteText } from '@shipyard/core';
 import { prompt, type TicketsDeps } from './deps.js';
-import {
-  clip,
-  getProjectRow,
-  getTicketRow,
-  labelsUri,
-  localDate,
-  OPEN_STATUSES,
-  projectOfKey,
-} from './domain/model.js';
-import { completeProjects, completeTicketKeys } from './domain/reports.js';
+import { clip, labelsUri, localDate, OPEN_STATUSES, projectOfKey } from './domain/model.js';
 import { parseInstant } from './domain/search.js';
 
 /**
@@ -25,16 +16,16 @@ const key = (value: string | undefined) => (value ?? '').trim().toUpperCase();
  */
 const checkOpenTicket =
   (purpose: string) =>
-  ({ key: value }: Record<string, string>, ctx: { deps: TicketsDeps }) => {
-    const row = getTicketRow(ctx.deps.db, value ?? '');
+  async ({ key: value }: Record<string, string>, ctx: { deps: TicketsDeps }) => {
+    const row = await ctx.deps.store.getTicket(value ?? '');
     if (!(OPEN_STATUSES as readonly string[]).includes(row.status)) {
       throw new InvalidInput(`${row.key} is ${row.status}: ${purpose} is for open tickets`, {
         hint: `Pick an open ticket, or reopen ${row.key} first with transition_ticket (status todo)`,
       });
     }
   };
-const checkProject = ({ project }: Record<string, string>, ctx: { deps: TicketsDeps }) => {
-  getProjectRow(ctx.deps.db, project ?? '');
+const checkProject = async ({ project }: Record<string, string>, ctx: { deps: TicketsDeps }) => {
+  await ctx.deps.store.getProject(project ?? '');
 };
 
 const DATA_RULE =
@@ -45,13 +36,13 @@ const keyArg = {
   description: 'Ticket key, e.g. SHIP-42',
   required: true,
   complete: (value: string, ctx: { deps: TicketsDeps }) =>
-    completeTicketKeys(ctx.deps.db, value, { openOnly: true }),
+    ctx.deps.store.completeTicketKeys(value, { openOnly: true }),
 };
 
 const projectArg = {
   description: 'Project key, e.g. SHIP',
   required: true,
-  complete: (value: string, ctx: { deps: TicketsDeps }) => completeProjects(ctx.deps.db, value),
+  complete: (value: string, ctx: { deps: TicketsDeps }) => ctx.deps.store.completeProjects(value),
 };
 
 export const triageTicket = prompt({
@@ -240,13 +231,13 @@ export const incidentReview = prompt({
     key: {
       description: 'Key of the incident ticket, e.g. SHIP-42 (open or closed)',
       required: true,
-      complete: (value: string, ctx: { deps: TicketsDeps }) => completeTicketKeys(ctx.deps.db, value),
+      complete: (value: string, ctx: { deps: TicketsDeps }) => ctx.deps.store.completeTicketKeys(value),
     },
   },
   uses: ['get_ticket', 'search_tickets', 'add_ticket_comment', 'create_ticket', 'link_tickets'],
   // Any status: an incident is reviewed once it is resolved, and often closed.
-  check: ({ key: value }, ctx) => {
-    getTicketRow(ctx.deps.db, value ?? '');
+  check: async ({ key: value }, ctx) => {
+    await ctx.deps.store.getTicket(value ?? '');
   },
   messages: (args) => {
     const k = key(args.key);

@@ -1,8 +1,7 @@
 import { defineServer } from '@shipyard/core';
-import { sqliteErrors, watchChanges } from '@shipyard/db';
+import { sqliteErrors } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import type { TicketsDeps } from './deps.js';
-import { watchOtherProcesses } from './domain/watch.js';
 import { prompts } from './prompts.js';
 import { resources } from './resources.js';
 import addTicketComment from './tools/add_ticket_comment.js';
@@ -81,17 +80,11 @@ export function createTicketsServer(deps: TicketsDeps) {
     ],
     resources,
     prompts,
-    warmUp: () => deps.warmUp?.(),
-    close: () => deps.close?.(),
+    warmUp: () => deps.store.warmUp(),
+    close: () => deps.store.close(),
     mapError: sqliteErrors,
     // Several hosts may share one data directory: their changes reach this process's subscribers too.
-    // Deletes and edits that leave no history or comment row behind are read from the change log.
-    watch: (changed) => {
-      const stops = [watchOtherProcesses(deps.db, changed), watchChanges(() => deps.db, changed)];
-      return () => {
-        for (const stop of stops) stop();
-      };
-    },
+    watch: (changed, changedAll) => deps.store.watch(changed, changedAll),
   });
 }
 

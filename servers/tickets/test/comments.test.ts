@@ -1,7 +1,7 @@
 import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } from '@shipyard/testing';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { comments, history, tickets } from '../src/db/schema.js';
+import { comments, history, tickets } from '../src/store/sqlite/schema.js';
 import addTicketComment from '../src/tools/add_ticket_comment.js';
 import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
 

@@ -5,11 +5,11 @@ import { migrate, openDatabase } from '@shipyard/db';
 import { callError, callOk, connect, readText, spawnServer, watchResourceUpdates } from '@shipyard/testing';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openTicketsDatabase } from '../src/db/open.js';
-import { schema } from '../src/db/schema.js';
-import { REPORT_CHUNK, watchOtherProcesses } from '../src/domain/watch.js';
 import { createTicketsServer } from '../src/server.js';
-import { bin, migrations } from './helpers.js';
+import { openTicketsDatabase } from '../src/store/sqlite/open.js';
+import { schema } from '../src/store/sqlite/schema.js';
+import { REPORT_CHUNK, watchOtherProcesses } from '../src/store/sqlite/watch.js';
+import { bin, migrations, storeOn } from './helpers.js';
 
 // Needs the built bin: `pnpm --filter @shipyard/tickets build` (the package's test script builds first).
 
@@ -355,7 +355,7 @@ it('answers a write that waits out the lock of another process with a conflict t
   const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-busy-'));
   const database = openDatabase({ server: 'tickets', dataDir: dir, schema, busyTimeoutMs: 50 });
   migrate(database, migrations);
-  const client = await connect(createTicketsServer({ db: database.db }), { user: 'ana' });
+  const client = await connect(createTicketsServer({ store: storeOn(database) }), { user: 'ana' });
   const other = new Database(join(dir, 'tickets.db'));
   try {
     await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
@@ -437,7 +437,7 @@ function commitAfterRead(sqlite: Database.Database, starts: (source: string) => 
 async function withCommitBetween(starts: (source: string) => boolean, write: string) {
   const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-snapshot-'));
   const database = openTicketsDatabase(dir, migrations);
-  const client = await connect(createTicketsServer({ db: database.db }), { user: 'ana' });
+  const client = await connect(createTicketsServer({ store: storeOn(database) }), { user: 'ana' });
   const other = new Database(join(dir, 'tickets.db'));
   const arm = () => commitAfterRead(database.sqlite, starts, () => other.prepare(write).run());
   const close = async () => {

@@ -1,18 +1,61 @@
 import { fileURLToPath } from 'node:url';
 import { type ConnectOptions, callOk, connect } from '@shipyard/testing';
-import { openTicketsDatabase } from '../src/db/open.js';
+import { dataDirDatabases, testEngine } from '@shipyard/testing/postgres';
+import { afterAll } from 'vitest';
 import type { Ticket } from '../src/domain/model.js';
 import { createTicketsServer } from '../src/server.js';
+import { lazyTicketsStore, openTicketsDatabase, type TicketsDatabase } from '../src/store/sqlite/open.js';
+import { SqliteTicketsStore } from '../src/store/sqlite/store.js';
+import type { TicketsStore } from '../src/store/types.js';
 
 export const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
 export const bin = fileURLToPath(new URL('../dist/index.cjs', import.meta.url));
 
-/** A fresh in-memory tickets server and a real MCP client connected to it (user "ana" unless given). */
-export async function connectTickets(options: ConnectOptions = {}) {
-  const database = openTicketsDatabase(':memory:', migrations);
-  const definition = createTicketsServer({ db: database.db, close: () => database.close() });
-  const client = await connect(definition, { user: 'ana', ...options });
-  return { client, definition, database };
+/** The engine this run tests (SHIPYARD_TEST_DB). */
+export const engine = testEngine();
+export const onPostgres = engine === 'postgres';
+
+// On PostgreSQL, a data dir stands for a database; every test file's databases are dropped after it.
+const databases = dataDirDatabases();
+afterAll(databases.dropAll);
+
+/** The database URL standing for `dataDir` (a new database for each undefined or ':memory:'). */
+export const databaseUrlFor = (dataDir?: string): Promise<string> => databases.urlFor(dataDir);
+
+/**
+ * A store of the engine under test on a data dir (default in memory, or a new database), and on SQLite its
+ * database (for the tests of what only SQLite has: they are skipped on PostgreSQL).
+ */
+export async function openStore(
+  dataDir = ':memory:',
+): Promise<{ store: TicketsStore; readonly database: TicketsDatabase }> {
+  if (onPostgres) throw new Error('The tickets server has no PostgreSQL store yet');
+  return lazyTicketsStore(() => openTicketsDatabase(dataDir, migrations));
+}
+
+/** The arguments that start the built bin on the engine under test, on `dataDir`. */
+export async function binArgs(dataDir: string): Promise<string[]> {
+  return onPostgres ? ['--database-url', await databaseUrlFor(dataDir)] : ['--data-dir', dataDir];
+}
+
+/**
+ * A fresh tickets server (in memory, or a new database) and a real MCP client connected to it (user "ana"
+ * unless given); `database` is SQLite's.
+ */
+export async function connectTickets(options: ConnectOptions & { dataDir?: string } = {}) {
+  const { dataDir, ...connectOptions } = options;
+  const opened = await openStore(dataDir);
+  const { store } = opened;
+  const definition = createTicketsServer({ store });
+  const client = await connect(definition, { user: 'ana', ...connectOptions });
+  return {
+    client,
+    definition,
+    store,
+    get database() {
+      return opened.database;
+    },
+  };
 }
 
 export type TicketsClient = Awaited<ReturnType<typeof connectTickets>>['client'];
@@ -31,10 +74,10 @@ export async function seedTicket(client: TicketsClient, args: Record<string, unk
 }
 
 /**
- * Insert `count` tickets of project 1 straight into the database (SHIP-100 on), each linked to ticket 1 as
- * `relates`: a ticket with more links than a tool call would make in a test's time.
+ * Insert `count` tickets of project 1 straight into the SQLite database (SHIP-100 on), each linked to
+ * ticket 1 as `relates`: a ticket with more links than a tool call would make in a test's time.
  */
-export function seedRelatedTickets(database: ReturnType<typeof openTicketsDatabase>, count: number): void {
+export function seedRelatedTickets(database: TicketsDatabase, count: number): void {
   const { sqlite } = database;
   sqlite.transaction(() => {
     const ticket = sqlite.prepare(
@@ -44,3 +87,7 @@ export function seedRelatedTickets(database: ReturnType<typeof openTicketsDataba
     for (let n = 100; n < 100 + count; n++) relates.run(ticket.run(n, `SHIP-${n}`).lastInsertRowid);
   })();
 }
+
+/** A store over a SQLite database the test opened (and closes). */
+export const storeOn = (database: { db: TicketsDatabase['db'] }): TicketsStore =>
+  new SqliteTicketsStore(() => database.db);

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { callError, callOk } from '@shipyard/testing';
 import type Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
-import { openTicketsDatabase } from '../src/db/open.js';
-import { INDEX_BATCH, INDEX_WAIT_MS, LONG_TEXT, leftOutNote } from '../src/domain/indexing.js';
-import { createProject } from '../src/domain/projects.js';
-import { findSimilarTickets, searchTickets } from '../src/domain/search.js';
-import { createTicket } from '../src/domain/tickets.js';
+import { INDEX_BATCH, INDEX_WAIT_MS, LONG_TEXT, leftOutNote } from '../src/store/sqlite/indexing.js';
+import { openTicketsDatabase } from '../src/store/sqlite/open.js';
+import { createProject } from '../src/store/sqlite/projects.js';
+import { findSimilarTickets, searchTickets } from '../src/store/sqlite/search.js';
+import { createTicket } from '../src/store/sqlite/tickets.js';
 import { connectTickets, migrations, seedProject, seedTicket, type TicketsClient } from './helpers.js';
 
 // New tickets enter the full-text index in batches (drizzle/0005_fts_batches.sql).

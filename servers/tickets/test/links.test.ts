@@ -1,6 +1,6 @@
 import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } from '@shipyard/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { history, links, tickets } from '../src/db/schema.js';
+import { history, links, tickets } from '../src/store/sqlite/schema.js';
 import linkTickets from '../src/tools/link_tickets.js';
 import unlinkTickets from '../src/tools/unlink_tickets.js';
 import {

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { callOk, connect } from '@shipyard/testing';
 import type Database from 'better-sqlite3';
 import { afterEach, expect, it } from 'vitest';
-import { openTicketsDatabase } from '../src/db/open.js';
-import { indexNewTickets } from '../src/domain/indexing.js';
 import { type Priority, priorityRank, type Status } from '../src/domain/model.js';
-import { INDEX_STATE_SQL, searchTickets } from '../src/domain/search.js';
 import { createTicketsServer } from '../src/server.js';
-import { migrations } from './helpers.js';
+import { indexNewTickets } from '../src/store/sqlite/indexing.js';
+import { openTicketsDatabase } from '../src/store/sqlite/open.js';
+import { INDEX_STATE_SQL, searchTickets } from '../src/store/sqlite/search.js';
+import { migrations, storeOn } from './helpers.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -300,7 +300,7 @@ it('knows the people of a file at 0009 and keeps its projects active (0010)', as
   before.sqlite.prepare("INSERT INTO comments (ticket_id, author, body) VALUES (1, 'eve', 'seen')").run();
   before.close();
   const after = openTicketsDatabase(data, migrations);
-  const client = await connect(createTicketsServer({ db: after.db }), { user: 'ana' });
+  const client = await connect(createTicketsServer({ store: storeOn(after) }), { user: 'ana' });
   try {
     // One row per name in any ASCII case (the table's NOCASE key): Chloé and chloé are one person.
     expect(after.sqlite.prepare('SELECT name FROM people ORDER BY name').pluck().all()).toEqual([

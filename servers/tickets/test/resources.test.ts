@@ -3,8 +3,8 @@ import { lintServer, toolsListSize } from '@shipyard/core/lint';
 import { callOk, expectRpcError, readText, watchResourceUpdates } from '@shipyard/testing';
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { history, tickets } from '../src/db/schema.js';
 import { fenced } from '../src/domain/reports.js';
+import { history, tickets } from '../src/store/sqlite/schema.js';
 import {
   connectTickets,
   seedProject,

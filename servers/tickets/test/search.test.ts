@@ -3,8 +3,8 @@ import { badValues, callError, callOk, checkBadInputs } from '@shipyard/testing'
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PRIORITIES, STATUSES } from '../src/domain/model.js';
-import { FTS_TOKENIZE } from '../src/domain/prefix.js';
 import { PAGE_CHARS } from '../src/domain/search.js';
+import { FTS_TOKENIZE } from '../src/store/sqlite/prefix.js';
 import findSimilar from '../src/tools/find_similar_tickets.js';
 import searchTicketsTool from '../src/tools/search_tickets.js';
 import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';

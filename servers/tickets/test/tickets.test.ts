@@ -1,8 +1,8 @@
 import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } from '@shipyard/testing';
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { comments, history, links, tickets } from '../src/db/schema.js';
-import { type CreateTicket, createTicket } from '../src/domain/tickets.js';
+import { comments, history, links, tickets } from '../src/store/sqlite/schema.js';
+import type { NewTicket } from '../src/store/types.js';
 import getTicket from '../src/tools/get_ticket.js';
 import transitionTicket from '../src/tools/transition_ticket.js';
 import updateTicket from '../src/tools/update_ticket.js';
@@ -87,8 +87,8 @@ describe('create_ticket', () => {
   });
 
   it('builds the ticket it returns from the row it stored (every field, as get_ticket reads it back)', async () => {
-    const { database } = await setup(1);
-    const inputs: CreateTicket[] = [
+    const { store } = await setup(1);
+    const inputs: NewTicket[] = [
       { project: 'ship', title: 'Bare' },
       {
         project: 'SHIP',
@@ -108,7 +108,7 @@ describe('create_ticket', () => {
       { project: 'SHIP', title: 'Cut \uD83D', description: '\uDE80 off', assignee: 'x\uD83D', estimate: -0 },
     ];
     for (const input of inputs) {
-      const { ticket: created } = createTicket(database.db, input, 'ana');
+      const { ticket: created } = await store.createTicket(input, 'ana');
       const { comments_total, history_total, ...stored } = await get(created.key, []);
       expect(created).toStrictEqual(stored);
       expect([comments_total, history_total]).toEqual([0, 1]);

@@ -1,6 +1,6 @@
 /** The snippet model and its rules: pure functions over plain values (no database, no MCP types). */
 import { createHash, randomInt } from 'node:crypto';
-import { InvalidInput } from '@shipyard/core';
+import { Conflict, InvalidInput } from '@shipyard/core';
 
 export const MAX_CODE_CHARS = 200_000;
 export const MAX_TITLE_CHARS = 200;
@@ -191,6 +191,24 @@ export function checkFields(fields: SnippetFields): SnippetFields {
   }
   return { ...fields, title: fields.title.trim(), tags: normaliseTags(fields.tags) };
 }
+
+/** The fields after an update: each one given replaces the old; null clears language and source. */
+export function patched(before: SnippetFields, set: Partial<SnippetFields>): SnippetFields {
+  return {
+    title: set.title ?? before.title,
+    code: set.code ?? before.code,
+    language: set.language !== undefined ? set.language : before.language,
+    description: set.description ?? before.description,
+    tags: set.tags ?? before.tags,
+    source: set.source !== undefined ? set.source : before.source,
+  };
+}
+
+/** The refusal of a save or update whose code another snippet (`id`) already holds. */
+export const codeHeldBy = (id: string) =>
+  new Conflict(`${id} already holds this code`, {
+    hint: `Read ${id} with \`get_snippet\`, or delete one of the two with \`delete_snippet\``,
+  });
 
 /** The refusal of a write whose expected_version is not the snippet's. */
 export function versionMismatch(id: string, expected: number, actual: number) {

@@ -6,6 +6,7 @@ import type { BulkChange, BulkResult } from '../domain/bulk.js';
 import type { Comment } from '../domain/comments.js';
 import type { LinkedTicket, LinkType, TicketLinks } from '../domain/links.js';
 import type { Priority, Status, Ticket, TicketSummary, TicketType } from '../domain/model.js';
+import type { PeopleData } from '../domain/people.js';
 import type { Project } from '../domain/projects.js';
 import type { DeletedTicket } from '../domain/removal.js';
 import type { SearchItem, SearchOptions, SimilarItem, SimilarOptions } from '../domain/search.js';
@@ -20,6 +21,7 @@ export type {
   Include,
   LinkedTicket,
   LinkType,
+  PeopleData,
   Priority,
   Project,
   SearchItem,
@@ -208,14 +210,6 @@ export interface LinkResult extends Changed {
   type: LinkType;
   target: string;
   links: TicketLinks;
-}
-
-/** Everyone known, and the open tickets assigned to each spelling of a name, as one snapshot read them. */
-export interface PeopleData {
-  /** Every name a ticket or comment has used, in name order. */
-  names: string[];
-  /** Open tickets by assignee as stored. */
-  open: { assignee: string; open: number }[];
 }
 
 /** Completions: the values shown and how many match in all. */

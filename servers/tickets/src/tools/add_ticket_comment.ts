@@ -1,6 +1,5 @@
 import { listedByType, z } from '@shipyard/core';
 import { tool } from '../deps.js';
-import { addComment } from '../domain/comments.js';
 import { fields } from './shared.js';
 
 export default tool({
@@ -25,8 +24,8 @@ export default tool({
     ),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler(input, ctx) {
-    const { key, comment, changed } = addComment(ctx.deps.db, input, ctx.user);
+  async handler(input, ctx) {
+    const { key, comment, changed } = await ctx.deps.store.addComment(input, ctx.user);
     ctx.changed(...changed);
     // Not the body: the caller has it, and it would be the largest part of the answer.
     return { key, comment: { id: comment.id, author: comment.author, created_at: comment.created_at } };

@@ -1,8 +1,8 @@
 import { listedByType, z } from '@shipyard/core';
 import { tool } from '../deps.js';
-import { bulkUpdate, MAX_BULK_KEYS } from '../domain/bulk.js';
+import { MAX_BULK_KEYS } from '../domain/bulk.js';
 import { PRIORITIES, STATUSES } from '../domain/model.js';
-import { fields, lineOfText, resolvePerson } from './shared.js';
+import { fields, lineOfText } from './shared.js';
 
 /** One key's change. A value per key, so one call triages tickets that each get their own. */
 const change = z.object({
@@ -39,10 +39,8 @@ export default tool({
     keys: 'Each key comes as an item with its change: items [{"key": "SHIP-1", "priority": "high"}, …]',
     change: 'Each key comes as an item with its change: items [{"key": "SHIP-1", "priority": "high"}, …]',
   },
-  handler(input, ctx) {
-    const { results, changed } = bulkUpdate(ctx.deps.db, input.items, ctx.user, (name) =>
-      resolvePerson(name, ctx.user),
-    );
+  async handler(input, ctx) {
+    const { results, changed } = await ctx.deps.store.bulkUpdate(input.items, ctx.user);
     ctx.changed(...changed);
     const failed = results.filter((result) => !result.ok).length;
     return { failed, results };

@@ -1,7 +1,6 @@
 import { z } from '@shipyard/core';
 import { tool } from '../deps.js';
 import { PROJECT_KEY_RULE } from '../domain/model.js';
-import { createProject } from '../domain/projects.js';
 import { lineOfText, markdown, PROJECT_KEY_ANY_CASE } from './shared.js';
 
 export default tool({
@@ -27,8 +26,8 @@ export default tool({
     created_at: z.string(),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handler(input, ctx) {
-    const { project, changed } = createProject(ctx.deps.db, input);
+  async handler(input, ctx) {
+    const { project, changed } = await ctx.deps.store.createProject(input);
     ctx.changed(...changed);
     return project;
   },

@@ -1,7 +1,7 @@
 import { z } from '@shipyard/core';
 import { tool } from '../deps.js';
-import { createTicket } from '../domain/tickets.js';
-import { COMMENT_ELSEWHERE, FIELD_ALIASES, fields, knownNames } from './shared.js';
+import { knownNames } from '../domain/people.js';
+import { COMMENT_ELSEWHERE, FIELD_ALIASES, fields } from './shared.js';
 
 export default tool({
   name: 'create_ticket',
@@ -36,14 +36,15 @@ export default tool({
     status: 'A new ticket starts in backlog: move it with transition_ticket once it exists',
     key: "A new ticket's key is its project's next number, given in the answer: pass project",
   },
-  handler(input, ctx) {
+  async handler(input, ctx) {
+    const { store } = ctx.deps;
     // Names as known in any case; a new one is kept, with a note naming the closest known people.
-    const { names, note } = knownNames(
-      ctx.deps.db,
+    const { names, note } = await knownNames(
+      () => store.knownNames(),
       { assignee: input.assignee, reporter: input.reporter },
       ctx.user,
     );
-    const { ticket, changed } = createTicket(ctx.deps.db, Object.assign({}, input, names), ctx.user);
+    const { ticket, changed } = await store.createTicket(Object.assign({}, input, names), ctx.user);
     ctx.changed(...changed);
     const { key, title, status, version } = ticket;
     return note ? { key, title, status, version, note } : { key, title, status, version };

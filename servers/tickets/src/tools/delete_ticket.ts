@@ -1,6 +1,5 @@
 import { z } from '@shipyard/core';
 import { tool } from '../deps.js';
-import { deleteTicket } from '../domain/removal.js';
 import { fields } from './shared.js';
 
 export default tool({
@@ -20,8 +19,8 @@ export default tool({
     links: z.number().int(),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler(input, ctx) {
-    const { deleted, changed } = deleteTicket(ctx.deps.db, input, ctx.user);
+  async handler(input, ctx) {
+    const { deleted, changed } = await ctx.deps.store.deleteTicket(input, ctx.user);
     ctx.changed(...changed);
     return { key: deleted.key, children: deleted.children, links: deleted.links };
   },

@@ -1,6 +1,5 @@
 import { z } from '@shipyard/core';
 import { tool } from '../deps.js';
-import { deleteComment } from '../domain/comments.js';
 import { fields } from './shared.js';
 
 export default tool({
@@ -15,8 +14,8 @@ export default tool({
   },
   output: { key: z.string(), id: z.number().int() },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler(input, ctx) {
-    const { key, id, changed } = deleteComment(ctx.deps.db, input, ctx.user);
+  async handler(input, ctx) {
+    const { key, id, changed } = await ctx.deps.store.deleteComment(input, ctx.user);
     ctx.changed(...changed);
     return { key, id };
   },

@@ -1,6 +1,5 @@
 import { z } from '@shipyard/core';
 import { tool } from '../deps.js';
-import { findSimilarTickets } from '../domain/search.js';
 import { fields } from './shared.js';
 
 export default tool({
@@ -22,6 +21,6 @@ export default tool({
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   handler(input, ctx) {
-    return findSimilarTickets(ctx.deps.db, input);
+    return ctx.deps.store.findSimilarTickets(input);
   },
 });

@@ -1,7 +1,7 @@
 import { listedByType, z } from '@shipyard/core';
 import { tool } from '../deps.js';
-import { snapshot } from '../domain/model.js';
-import { projectLabels, projectMarkdown } from '../domain/reports.js';
+import { localDate } from '../domain/model.js';
+import { decoded, forResource, LIMITS, projectLabels, projectMarkdown } from '../domain/reports.js';
 import { fields } from './shared.js';
 
 export default tool({
@@ -19,12 +19,16 @@ export default tool({
     label_count: z.number().int(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler(input, ctx) {
-    const { db } = ctx.deps;
-    // One snapshot, so the page and the labels agree; both as the resources show them.
-    return snapshot(db, () => {
-      const labels = projectLabels(db, input.project);
-      return { page: projectMarkdown(db, input.project), labels: labels.labels, label_count: labels.count };
-    });
+  async handler(input, ctx) {
+    // One snapshot, so the page and the labels agree; both as the resources show them (errors too).
+    const { status, labels } = await forResource(() =>
+      ctx.deps.store.projectReport(decoded(input.project), {
+        today: localDate(),
+        limit: LIMITS.reportItems,
+        labels: LIMITS.labels,
+      }),
+    );
+    const shown = projectLabels(labels);
+    return { page: projectMarkdown(status), labels: shown.labels, label_count: shown.count };
   },
 });

@@ -1,7 +1,6 @@
 import { InvalidInput, listedByType, z } from '@shipyard/core';
 import { tool } from '../deps.js';
-import { getTicketRow } from '../domain/model.js';
-import { getTicketDetails, INCLUDES } from '../domain/tickets.js';
+import { INCLUDES, ticketDetails } from '../domain/tickets.js';
 import { fields, TicketSchema } from './shared.js';
 
 const Linked = z.object({ key: z.string(), title: z.string(), status: z.string() });
@@ -48,7 +47,7 @@ export default tool({
     ).optional(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler(input, ctx) {
+  async handler(input, ctx) {
     const include = input.include ?? ['comments', 'links'];
     // `before` pages the comments: without them, or below the first id, it would show nothing, silently.
     if (input.before !== undefined) {
@@ -63,10 +62,10 @@ export default tool({
           : undefined;
       if (refusal) {
         // An unknown key is the first thing to say.
-        getTicketRow(ctx.deps.db, input.key);
+        await ctx.deps.store.getTicket(input.key);
         throw refusal;
       }
     }
-    return getTicketDetails(ctx.deps.db, input.key, include, input.before);
+    return ticketDetails(await ctx.deps.store.getTicketDetails(input.key, include, input.before));
   },
 });

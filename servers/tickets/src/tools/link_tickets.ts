@@ -1,6 +1,5 @@
 import { z } from '@shipyard/core';
 import { tool } from '../deps.js';
-import { linkTickets } from '../domain/links.js';
 import { COMMENT_ELSEWHERE, linkAnswer, linkInput, linkOutput } from './shared.js';
 
 export default tool({
@@ -13,8 +12,8 @@ export default tool({
   output: { ...linkOutput, created: z.boolean() },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   elsewhere: { comment: COMMENT_ELSEWHERE },
-  handler(input, ctx) {
-    const result = linkTickets(ctx.deps.db, input, ctx.user);
+  async handler(input, ctx) {
+    const result = await ctx.deps.store.linkTickets(input, ctx.user);
     ctx.changed(...result.changed);
     return Object.assign(linkAnswer(result), { created: result.created });
   },

@@ -1,7 +1,6 @@
 import { z } from '@shipyard/core';
 import { tool } from '../deps.js';
-import { snapshot } from '../domain/model.js';
-import { listPeople } from '../domain/people.js';
+import { peopleList } from '../domain/people.js';
 
 export default tool({
   name: 'list_people',
@@ -15,7 +14,7 @@ export default tool({
     people: z.array(z.object({ name: z.string(), open: z.number().int() })),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler(_input, ctx) {
-    return snapshot(ctx.deps.db, () => listPeople(ctx.deps.db, ctx.user));
+  async handler(_input, ctx) {
+    return peopleList(await ctx.deps.store.listPeople(), ctx.user);
   },
 });

@@ -1,7 +1,6 @@
 import { z } from '@shipyard/core';
 import { tool } from '../deps.js';
-import { snapshot } from '../domain/model.js';
-import { projectOverviews } from '../domain/reports.js';
+import { LIMITS, projectOverviews } from '../domain/reports.js';
 
 export default tool({
   name: 'list_projects',
@@ -28,9 +27,15 @@ export default tool({
     note: z.string().optional(),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  handler(input, ctx) {
+  async handler(input, ctx) {
     const after = input.after?.trim().toUpperCase();
     // Core sends only the output schema's fields: each project's uri is the resource's.
-    return snapshot(ctx.deps.db, () => projectOverviews(ctx.deps.db, after, input.include_archived));
+    return projectOverviews(
+      await ctx.deps.store.listProjects({
+        after,
+        includeArchived: input.include_archived,
+        limit: LIMITS.projects,
+      }),
+    );
   },
 });

@@ -1,9 +1,9 @@
 import { paginationInput, paginationOutput, z } from '@shipyard/core';
 import { tool } from '../deps.js';
 import { PRIORITIES, STATUSES } from '../domain/model.js';
-import { matchPerson } from '../domain/people.js';
-import { EXTRA_FIELDS, instantProblem, parseInstant, SORTS, searchTickets } from '../domain/search.js';
-import { fields, oneOrList, resolvePerson, TicketSummarySchema } from './shared.js';
+import { knownNames } from '../domain/people.js';
+import { EXTRA_FIELDS, instantProblem, parseInstant, SORTS } from '../domain/search.js';
+import { fields, oneOrList, TicketSummarySchema } from './shared.js';
 
 const since = (what: string) =>
   z
@@ -66,18 +66,11 @@ export default tool({
     per_page: 'limit',
     page_size: 'limit',
   },
-  handler(input, ctx) {
+  async handler(input, ctx) {
+    const { store } = ctx.deps;
     const { assignee, ...rest } = input;
-    return searchTickets(
-      ctx.deps.db,
-      Object.assign(rest, {
-        // A known person's name in any case is their spelling (`ÉMILE` finds Émile's tickets).
-        assignee:
-          assignee === undefined
-            ? undefined
-            : (matchPerson(ctx.deps.db, resolvePerson(assignee, ctx.user), ctx.user, 'assignee')?.name ??
-              null),
-      }),
-    );
+    // A known person's name in any case is their spelling (`ÉMILE` finds Émile's tickets).
+    const { names } = await knownNames(() => store.knownNames(), { assignee }, ctx.user);
+    return store.searchTickets(Object.assign(rest, { assignee: names.assignee }));
   },
 });

@@ -1,8 +1,8 @@
-import { InvalidInput, listedByType, MAX_NAME_CHARS, personName, z } from '@shipyard/core';
+import { listedByType, MAX_NAME_CHARS, personName, z } from '@shipyard/core';
 import { MAX_COMMENT_CHARS } from '../domain/comments.js';
-import { LINK_TYPES, type LinkResult, shownLinks } from '../domain/links.js';
-import { chars, normaliseLabel, PRIORITIES, type Tx, TYPES } from '../domain/model.js';
-import { matchPerson } from '../domain/people.js';
+import { LINK_TYPES, shownLinks } from '../domain/links.js';
+import { chars, normaliseLabel, PRIORITIES, TYPES } from '../domain/model.js';
+import type { LinkResult } from '../store/types.js';
 
 // Output schemas name enum fields as plain strings: the input schemas already list the values, and
 // repeating them in every output would cost tokens in each tools/list.
@@ -225,52 +225,6 @@ export function oneOrList<const T extends readonly [string, ...string[]]>(values
     (value) => (Array.isArray(value) ? value.map(ease) : [ease(value)]),
     z.array(z.enum(values)).max(max),
   );
-}
-
-/** Words a model writes for nobody, which would otherwise be stored (or searched for) as a person's name. */
-const NOBODY_WORDS = new Set(['unassigned', 'nobody', 'no one', 'no-one', 'noone', 'null', 'nil', 'n/a']);
-
-/**
- * A person argument as `fields.person` gives it: "me" is the configured user (--user / SHIPYARD_USER),
- * "none" is nobody, any other the name itself; "unassigned" and other words for nobody are refused, naming
- * "none" (but for the configured user's own name).
- */
-export function resolvePerson(name: string, user: string | undefined): string | null {
-  const word = name.toLowerCase();
-  if (word === 'none') return null;
-  // Unless it is the configured user's name, which "me" stores.
-  if (NOBODY_WORDS.has(word) && word !== user?.toLowerCase()) {
-    throw new InvalidInput(`"${name}" is not a name: nobody is written "none"`, {
-      hint: 'Pass "none" for nobody, or the name of a person',
-    });
-  }
-  if (word !== 'me') return name;
-  if (!user) {
-    throw new InvalidInput('"me" needs a configured user, and this server has none', {
-      hint: 'Name the person instead, or start the server with --user / SHIPYARD_USER',
-    });
-  }
-  return user;
-}
-
-/**
- * Person arguments resolved (see {@link resolvePerson}) and matched to the known people (see matchPerson):
- * each name as known, or as given with a note naming the closest known people. Left out stays left out.
- */
-export function knownNames<K extends string>(
-  db: Tx,
-  given: Partial<Record<K, string | null | undefined>>,
-  user: string | undefined,
-): { names: Partial<Record<K, string | null>>; note?: string } {
-  const names: Partial<Record<K, string | null>> = {};
-  const notes: string[] = [];
-  for (const [field, value] of Object.entries(given) as [K, string | null | undefined][]) {
-    if (value === undefined) continue;
-    const matched = matchPerson(db, value === null ? null : resolvePerson(value, user), user, field);
-    names[field] = matched?.name ?? null;
-    if (matched?.note) notes.push(matched.note);
-  }
-  return notes.length ? { names, note: notes.join('. ') } : { names };
 }
 
 /** Input and output shared by link_tickets and unlink_tickets. */

@@ -1,7 +1,6 @@
 import { z } from '@shipyard/core';
 import { tool } from '../deps.js';
 import { STATUSES } from '../domain/model.js';
-import { transitionTicket } from '../domain/tickets.js';
 import { fields, lineOfText } from './shared.js';
 
 export default tool({
@@ -27,8 +26,8 @@ export default tool({
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   aliases: { version: 'expected_version' },
-  handler(input, ctx) {
-    const { result, changed } = transitionTicket(ctx.deps.db, input, ctx.user);
+  async handler(input, ctx) {
+    const { result, changed } = await ctx.deps.store.transitionTicket(input, ctx.user);
     ctx.changed(...changed);
     return result;
   },

@@ -1,5 +1,4 @@
 import { tool } from '../deps.js';
-import { unlinkTickets } from '../domain/links.js';
 import { COMMENT_ELSEWHERE, linkAnswer, linkInput, linkOutput } from './shared.js';
 
 export default tool({
@@ -12,8 +11,8 @@ export default tool({
   output: linkOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   elsewhere: { comment: COMMENT_ELSEWHERE },
-  handler(input, ctx) {
-    const result = unlinkTickets(ctx.deps.db, input, ctx.user);
+  async handler(input, ctx) {
+    const result = await ctx.deps.store.unlinkTickets(input, ctx.user);
     ctx.changed(...result.changed);
     return linkAnswer(result);
   },

@@ -1,6 +1,5 @@
 import { z } from '@shipyard/core';
 import { tool } from '../deps.js';
-import { updateProject } from '../domain/projects.js';
 import { fields, lineOfText, markdown } from './shared.js';
 
 export default tool({
@@ -21,8 +20,8 @@ export default tool({
     changed: z.array(z.string()),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler(input, ctx) {
-    const { project, fields: changedFields, changed } = updateProject(ctx.deps.db, input);
+  async handler(input, ctx) {
+    const { project, fields: changedFields, changed } = await ctx.deps.store.updateProject(input);
     ctx.changed(...changed);
     return { key: project.key, changed: changedFields };
   },

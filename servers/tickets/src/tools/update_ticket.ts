@@ -1,7 +1,7 @@
 import { z } from '@shipyard/core';
 import { tool } from '../deps.js';
-import { updateTicket } from '../domain/tickets.js';
-import { COMMENT_ELSEWHERE, FIELD_ALIASES, fields, knownNames } from './shared.js';
+import { knownNames } from '../domain/people.js';
+import { COMMENT_ELSEWHERE, FIELD_ALIASES, fields } from './shared.js';
 
 export default tool({
   name: 'update_ticket',
@@ -42,15 +42,19 @@ export default tool({
       'transition_ticket sets the resolution: as it closes the ticket, or on a closed one, given its status ' +
       'again with the new resolution',
   },
-  handler(input, ctx) {
+  async handler(input, ctx) {
+    const { store } = ctx.deps;
     // A name as known in any case; a new one is kept, with a note naming the closest known people.
-    const { names, note } = knownNames(ctx.deps.db, { assignee: input.assignee }, ctx.user);
+    const { names, note } = await knownNames(
+      () => store.knownNames(),
+      { assignee: input.assignee },
+      ctx.user,
+    );
     const assignee = names.assignee;
     // null clears: no description, no labels.
     const description = input.description === null ? '' : input.description;
     const labels = input.labels === null ? [] : input.labels;
-    const { ticket, fields, changed } = updateTicket(
-      ctx.deps.db,
+    const { ticket, fields, changed } = await store.updateTicket(
       Object.assign({}, input, { assignee, description, labels }),
       ctx.user,
     );

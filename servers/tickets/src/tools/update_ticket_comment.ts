@@ -1,6 +1,5 @@
 import { z } from '@shipyard/core';
 import { tool } from '../deps.js';
-import { updateComment } from '../domain/comments.js';
 import { fields } from './shared.js';
 
 export default tool({
@@ -19,8 +18,8 @@ export default tool({
     id: z.number().int(),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  handler(input, ctx) {
-    const { key, comment, changed } = updateComment(ctx.deps.db, input, ctx.user);
+  async handler(input, ctx) {
+    const { key, comment, changed } = await ctx.deps.store.updateComment(input, ctx.user);
     ctx.changed(...changed);
     return { key, id: comment.id };
   },

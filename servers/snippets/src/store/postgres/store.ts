@@ -3,11 +3,13 @@ import { Conflict, NotFound } from '@shipyard/core';
 import { notifyChanges, pgTransaction, watchPostgres } from '@shipyard/db';
 import type { PoolClient } from 'pg';
 import {
+  codeHeldBy,
   contentHash,
   headOf,
   lineCount,
   newSnippetId,
   type Outcome,
+  patched,
   type SnippetFields,
   type SnippetRecord,
   type SnippetVersion,
@@ -246,14 +248,7 @@ export function createPostgresStore(open: () => Promise<SnippetsPgDatabase>): Sn
             throw new Conflict(message, { hint });
           }
           const before = toSnippet(row);
-          const after: SnippetFields = {
-            title: set.title ?? before.title,
-            code: set.code ?? before.code,
-            language: set.language !== undefined ? set.language : before.language,
-            description: set.description ?? before.description,
-            tags: set.tags ?? before.tags,
-            source: set.source !== undefined ? set.source : before.source,
-          };
+          const after = patched(before, set);
           const values = columns(after);
           const twin = await rowBy(tx, 's.hash', values.hash);
           if (twin && twin.n !== row.n) throw codeHeldBy(twin.id);
@@ -358,8 +353,3 @@ export function createPostgresStore(open: () => Promise<SnippetsPgDatabase>): Sn
       }),
   };
 }
-
-const codeHeldBy = (id: string) =>
-  new Conflict(`${id} already holds this code`, {
-    hint: `Read ${id} with \`get_snippet\`, or delete one of the two with \`delete_snippet\``,
-  });

@@ -4,12 +4,14 @@ import { ftsString, ftsWords, recordChanges, transaction, watchChanges } from '@
 import type Database from 'better-sqlite3';
 import {
   BM25_WEIGHTS,
+  codeHeldBy,
   contentHash,
   headOf,
   identifierWords,
   lineCount,
   newSnippetId,
   type Outcome,
+  patched,
   type SnippetFields,
   type SnippetRecord,
   type SnippetVersion,
@@ -223,20 +225,11 @@ function prepare(database: SnippetsDatabase) {
           throw new Conflict(message, { hint });
         }
         const before = toSnippet(row);
-        const after: SnippetFields = {
-          title: set.title ?? before.title,
-          code: set.code ?? before.code,
-          language: set.language !== undefined ? set.language : before.language,
-          description: set.description ?? before.description,
-          tags: set.tags ?? before.tags,
-          source: set.source !== undefined ? set.source : before.source,
-        };
+        const after = patched(before, set);
         const values = columns(after);
         const twin = duplicateOf(values.hash, row.n);
         if (twin) {
-          throw new Conflict(`${twin.id} already holds this code`, {
-            hint: `Read ${twin.id} with \`get_snippet\`, or delete one of the two with \`delete_snippet\``,
-          });
+          throw codeHeldBy(twin.id);
         }
         insertVersion.run({ n: row.n, ...columns(before), version: row.version, saved_at: row.updated_at });
         updateSnippet.run({ ...values, n: row.n, version: row.version + 1, updated_at: nowIso() });

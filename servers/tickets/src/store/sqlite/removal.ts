@@ -1,0 +1,109 @@
+import { Conflict } from '@shipyard/core';
+import { recordChanges } from '@shipyard/db';
+import { asc, eq, inArray } from 'drizzle-orm';
+import { INVERSE, LINK_TYPES } from '../../domain/links.js';
+import { type DeletedTicket, NAMED, namedKeys } from '../../domain/removal.js';
+import { linksOf } from './links.js';
+import {
+  getTicketRow,
+  labelsUri,
+  nowIso,
+  recordHistory,
+  shownOn,
+  type TicketsDb,
+  ticketUris,
+} from './model.js';
+import { tickets } from './schema.js';
+
+/**
+ * Delete a ticket with its comments and history. A ticket with children or links is refused, naming them,
+ * unless `force`: then its children stay without a parent and its links go, each change in the other
+ * ticket's history. Its key is not given out again (the project's counter stays).
+ */
+export function deleteTicket(
+  db: TicketsDb,
+  input: { key: string; force?: boolean | undefined },
+  user?: string,
+): { deleted: DeletedTicket; changed: string[] } {
+  return db.transaction(
+    (tx) => {
+      const row = getTicketRow(tx, input.key);
+      const children = tx
+        .select({ id: tickets.id, key: tickets.key, version: tickets.version })
+        .from(tickets)
+        .where(eq(tickets.parentId, row.id))
+        .orderBy(asc(tickets.projectId), asc(tickets.number))
+        .all();
+      const grouped = linksOf(tx, row.id);
+      const linked = LINK_TYPES.flatMap((type) => grouped[type].map((ticket) => ({ type, key: ticket.key })));
+      if ((children.length > 0 || linked.length > 0) && !input.force) {
+        const parts = [
+          children.length > 0
+            ? `${children.length === 1 ? 'a child' : `${children.length} children`} (${namedKeys(
+                children.slice(0, NAMED).map((child) => child.key),
+                children.length,
+              )})`
+            : '',
+          linked.length > 0
+            ? `${linked.length === 1 ? 'a link' : `${linked.length} links`} (${namedKeys(
+                linked.slice(0, NAMED).map((link) => `${link.type} ${link.key}`),
+                linked.length,
+              )})`
+            : '',
+        ].filter(Boolean);
+        throw new Conflict(`${row.key} has ${parts.join(' and ')}; nothing was deleted`, {
+          hint:
+            'Pass force: true to delete it anyway (its children stay, without a parent; its links go), or ' +
+            'close it with transition_ticket to keep its record',
+          details: {
+            children: children.slice(0, NAMED).map((child) => child.key),
+            links: linked.slice(0, NAMED),
+          },
+        });
+      }
+      // Read before the row goes: the pages that show it (parent, linked tickets, projects it blocks).
+      const changed = [
+        ...ticketUris(row.key, { links: true }),
+        'tickets://projects',
+        ...(row.labels !== '[]' ? [labelsUri(row.key)] : []),
+        ...shownOn(tx, row.key, { blocking: true }),
+      ];
+      const at = nowIso();
+      // Each linked ticket's history says the link went, from its side ("blocked_by SHIP-1").
+      const ids = new Set<number>();
+      for (const link of linked) {
+        const other = getTicketRow(tx, link.key);
+        ids.add(other.id);
+        const entry = { field: 'link', old: `${INVERSE[link.type]} ${row.key}`, new: null };
+        recordHistory(tx, other.id, [entry], user, at);
+      }
+      if (ids.size > 0)
+        tx.update(tickets)
+          .set({ updatedAt: at })
+          .where(inArray(tickets.id, [...ids]))
+          .run();
+      for (const child of children) {
+        tx.update(tickets)
+          .set({ parentId: null, version: child.version + 1, updatedAt: at })
+          .where(eq(tickets.id, child.id))
+          .run();
+        recordHistory(tx, child.id, [{ field: 'parent', old: row.key, new: null }], user, at);
+        changed.push(...ticketUris(child.key));
+      }
+      // Its comments, history and links go with it (ON DELETE CASCADE), its words leave the search index
+      // (a trigger).
+      tx.delete(tickets).where(eq(tickets.id, row.id)).run();
+      recordChanges(db, changed);
+      return {
+        deleted: {
+          key: row.key,
+          title: row.title,
+          children: children.slice(0, NAMED).map((child) => child.key),
+          links: linked.length,
+        },
+        changed,
+      };
+    },
+    { behavior: 'immediate' },
+  );
+}

@@ -62,7 +62,7 @@ export function projectsPart(access: PgAccess): ProjectsPart {
       access.write(async (tx) => {
         // The names lock before the row's, as createProject takes it: no two writes wait on each other.
         if (input.name !== undefined) await lockNames(tx);
-        const row = await getProjectRow(tx, input.key, { lock: true });
+        const row = await getProjectRow(tx, input.key, true);
         const set = projectChanges(row, input);
         if (set.name !== undefined) await checkNameFree(tx, set.name, row.key);
         const fields = changedFields(set);

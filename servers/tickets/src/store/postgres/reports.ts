@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { OPEN_STATUSES, type Priority, priorityRank, type Status } from '../../domain/model.js';
 import type { PeopleData, ProjectLabelsData, ProjectStatusData, TicketLine, TicketsStore } from '../types.js';
 import type { PgAccess, Query } from './access.js';
-import { projectByKey, rowOf, rowsOf, sqlList } from './find.js';
+import { rowOf, rowsOf, sqlList } from './find.js';
+import { getProjectRow } from './shared.js';
 
 export type ReportsPart = Pick<
   TicketsStore,
@@ -48,7 +49,7 @@ async function projectStatusData(
   key: string,
   options: { today: string; limit: number },
 ): Promise<ProjectStatusData> {
-  const project = await projectByKey(q, key);
+  const project = await getProjectRow(q, key);
   const n = options.limit;
   const today = options.today;
   const inProject = sql`t.project_id = ${project.id}::int`;
@@ -133,7 +134,7 @@ async function projectStatusData(
  * carry it and how many of those are open, and how many labels there are.
  */
 async function projectLabelsData(q: Query, key: string, limit: number): Promise<ProjectLabelsData> {
-  const project = await projectByKey(q, key);
+  const project = await getProjectRow(q, key);
   // The tickets are grouped by their set of labels first (a project has few sets, and JSON is read once per
   // set, not per ticket); each set then adds its tickets to each of its labels.
   const rows = await rowsOf<{ label: string; tickets: number; open: number; count: number }>(

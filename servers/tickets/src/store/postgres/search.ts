@@ -36,9 +36,10 @@ import {
 } from '../../domain/search.js';
 import type { TicketsStore } from '../types.js';
 import type { PgAccess, Query } from './access.js';
-import { projectByKey, rowOf, rowsOf, sqlList, ticketIdArgument, ticketIdOf } from './find.js';
+import { rowOf, rowsOf, sqlList } from './find.js';
 import { SEARCH_CONFIG } from './schema.js';
 import { rankOf, type SearchWord, searchWords, tsQuery } from './search-sql.js';
+import { findTicketRow, getProjectRow, ticketArgument } from './shared.js';
 
 export type SearchPart = Pick<TicketsStore, 'searchTickets' | 'findSimilarTickets'>;
 
@@ -138,7 +139,7 @@ async function searchTickets(
   // A query that is exactly the key of a ticket (SHIP-5, ship-5) asks for that ticket; as words (ship, 5) it
   // would match every ticket holding both. A key that names no ticket is searched as words.
   const asKey = (options.query ?? '').trim().toUpperCase();
-  const keyed = TICKET_KEY.test(asKey) ? await ticketIdOf(q, asKey) : undefined;
+  const keyed = TICKET_KEY.test(asKey) ? (await findTicketRow(q, asKey))?.id : undefined;
   const words = keyed === undefined ? searchWords(options.query ?? '') : [];
   if (keyed === undefined) checkQueryWords(options.query ?? '', words);
   const match = tsQuery(words);
@@ -147,7 +148,7 @@ async function searchTickets(
 
   const filters: SQL[] = [];
   if (keyed !== undefined) filters.push(sql`tickets.id = ${keyed}::int`);
-  const project = options.project === undefined ? undefined : await projectByKey(q, options.project);
+  const project = options.project === undefined ? undefined : await getProjectRow(q, options.project);
   if (project) filters.push(sql`tickets.project_id = ${project.id}::int`);
   const archived = project || options.include_archived ? [] : await archivedProjectIds(q);
   if (archived.length > 0) filters.push(sql`tickets.project_id NOT IN (${sqlList(archived)})`);
@@ -164,12 +165,11 @@ async function searchTickets(
   const parent =
     options.parent === undefined
       ? undefined
-      : await ticketIdArgument(
-          q,
-          'parent',
-          options.parent,
-          'Pass a parent key such as SHIP-42; no filter finds the tickets without a parent',
-        );
+      : (
+          await ticketArgument(q, 'parent', options.parent, {
+            noneHint: 'Pass a parent key such as SHIP-42; no filter finds the tickets without a parent',
+          })
+        ).id;
   if (parent !== undefined) filters.push(sql`tickets.parent_id = ${parent}::int`);
   const updatedSince = sinceOf(options.updated_since, 'updated_since');
   if (updatedSince) filters.push(sql`tickets.updated_at >= ${updatedSince}::text`);
@@ -320,7 +320,7 @@ async function findSimilarTickets(
   q: Query,
   options: SimilarOptions,
 ): Promise<{ items: SimilarItem[]; note?: string }> {
-  const project = options.project === undefined ? undefined : await projectByKey(q, options.project);
+  const project = options.project === undefined ? undefined : await getProjectRow(q, options.project);
   const query = similarQuery(options);
   const { titleWords, descriptionWords, sameDescriptionWords, description } = query;
   if (titleWords.length === 0) return { items: [], note: NO_TITLE_WORD };

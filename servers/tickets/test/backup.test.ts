@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { callOk, spawnServer } from '@shipyard/testing';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { bin } from './helpers.js';
+import { bin, onPostgres } from './helpers.js';
 
 // Needs the built bin: `pnpm --filter @shipyard/tickets build` (the package's test script builds first).
 
@@ -34,7 +34,8 @@ function run(args: string[]): Promise<{ code: number; stdout: string; stderr: st
   });
 }
 
-it.each([
+// SQLite only: --backup copies the data file.
+it.skipIf(onPostgres).each([
   ['while checkpoints copy the WAL into the file', false],
   // A reader's open snapshot stops checkpoints at it: every ticket is then only in the -wal file.
   ['while a reader keeps every ticket in the WAL', true],
@@ -132,34 +133,37 @@ it.each([
   },
 );
 
-it('refuses an existing FILE unless --overwrite, and a data dir without a data file, with exit 1', async () => {
-  const dataDir = join(dir, 'small');
-  const setup = await spawnServer(bin, ['--data-dir', dataDir, '--user', 'setup']);
-  try {
-    await callOk(setup, 'create_project', { key: 'SHIP', name: 'Shipyard' });
-  } finally {
-    await setup.close();
-  }
-  const out = join(dir, 'existing.db');
-  writeFileSync(out, 'an older backup');
-  const refused = await run(['--data-dir', dataDir, '--backup', out]);
-  expect(refused.code).toBe(1);
-  expect(refused.stderr).toBe(
-    `shipyard-tickets: backup failed: ${out} already exists; add --overwrite to replace it, or name a new file\n`,
-  );
-  const replaced = await run(['--data-dir', dataDir, '--backup', out, '--overwrite']);
-  expect(replaced.code).toBe(0);
-  const copy = new Database(out, { readonly: true, fileMustExist: true });
-  try {
-    expect(copy.prepare('SELECT key FROM projects').pluck().all()).toEqual(['SHIP']);
-  } finally {
-    copy.close();
-  }
+it.skipIf(onPostgres)(
+  'refuses an existing FILE unless --overwrite, and a data dir without a data file, with exit 1',
+  async () => {
+    const dataDir = join(dir, 'small');
+    const setup = await spawnServer(bin, ['--data-dir', dataDir, '--user', 'setup']);
+    try {
+      await callOk(setup, 'create_project', { key: 'SHIP', name: 'Shipyard' });
+    } finally {
+      await setup.close();
+    }
+    const out = join(dir, 'existing.db');
+    writeFileSync(out, 'an older backup');
+    const refused = await run(['--data-dir', dataDir, '--backup', out]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `shipyard-tickets: backup failed: ${out} already exists; add --overwrite to replace it, or name a new file\n`,
+    );
+    const replaced = await run(['--data-dir', dataDir, '--backup', out, '--overwrite']);
+    expect(replaced.code).toBe(0);
+    const copy = new Database(out, { readonly: true, fileMustExist: true });
+    try {
+      expect(copy.prepare('SELECT key FROM projects').pluck().all()).toEqual(['SHIP']);
+    } finally {
+      copy.close();
+    }
 
-  const empty = join(dir, 'empty');
-  const missing = await run(['--data-dir', empty, '--backup', join(dir, 'never.db')]);
-  expect(missing.code).toBe(1);
-  expect(missing.stderr).toBe(
-    `shipyard-tickets: backup failed: there is no data file ${join(empty, 'tickets.db')} to back up; check --data-dir or SHIPYARD_DATA_DIR (the server creates the file when it first opens it)\n`,
-  );
-});
+    const empty = join(dir, 'empty');
+    const missing = await run(['--data-dir', empty, '--backup', join(dir, 'never.db')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe(
+      `shipyard-tickets: backup failed: there is no data file ${join(empty, 'tickets.db')} to back up; check --data-dir or SHIPYARD_DATA_DIR (the server creates the file when it first opens it)\n`,
+    );
+  },
+);

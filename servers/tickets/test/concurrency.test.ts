@@ -9,7 +9,7 @@ import { createTicketsServer } from '../src/server.js';
 import { openTicketsDatabase } from '../src/store/sqlite/open.js';
 import { schema } from '../src/store/sqlite/schema.js';
 import { REPORT_CHUNK, watchOtherProcesses } from '../src/store/sqlite/watch.js';
-import { bin, migrations, storeOn } from './helpers.js';
+import { bin, binArgs, migrations, onPostgres, storeOn } from './helpers.js';
 
 // Needs the built bin: `pnpm --filter @shipyard/tickets build` (the package's test script builds first).
 
@@ -26,7 +26,8 @@ afterAll(() => {
 });
 
 it('gives two processes on one data dir 1,000 ticket keys without gap or duplicate', async () => {
-  const setup = await spawnServer(bin, ['--data-dir', dataDir, '--user', 'setup']);
+  const args = await binArgs(dataDir);
+  const setup = await spawnServer(bin, [...args, '--user', 'setup']);
   try {
     await callOk(setup, 'create_project', { key: 'SHIP', name: 'Shipyard' });
   } finally {
@@ -35,7 +36,7 @@ it('gives two processes on one data dir 1,000 ticket keys without gap or duplica
 
   const stderr: string[] = [];
   const workers = await Promise.all(
-    ['one', 'two'].map((user) => spawnServer(bin, ['--data-dir', dataDir, '--user', user], { stderr })),
+    ['one', 'two'].map((user) => spawnServer(bin, [...args, '--user', user], { stderr })),
   );
   try {
     const created = await Promise.all(
@@ -97,9 +98,10 @@ it('gives two processes on one data dir 1,000 ticket keys without gap or duplica
 
 it("notifies a process's subscribers of changes another process makes to the same data dir", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-watch-'));
+  const args = await binArgs(dir);
   const [watcher, writer] = await Promise.all([
-    spawnServer(bin, ['--data-dir', dir, '--user', 'watcher']),
-    spawnServer(bin, ['--data-dir', dir, '--user', 'writer']),
+    spawnServer(bin, [...args, '--user', 'watcher']),
+    spawnServer(bin, [...args, '--user', 'writer']),
   ]);
   try {
     await callOk(writer, 'create_project', { key: 'SHIP', name: 'Shipyard' });
@@ -222,21 +224,25 @@ function change(sql: Database.Database, field: 'title' | 'status' | 'priority' |
   });
 }
 
-it('hears every change another process makes, even two to one ticket in one millisecond', async () => {
-  await watchAndWrite(async ({ writer, watch }) => {
-    const heard: string[] = [];
-    const retitle = shipWithTicket(writer);
-    watch((...uris) => heard.push(...uris));
-    // Both changes carry the same updated_at as the ticket had when the watch started.
-    retitle('Two');
-    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
-    heard.length = 0;
-    retitle('Three');
-    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
-  });
-});
+// SQLite only from here: its other-process watcher, write lock and read snapshots.
+it.skipIf(onPostgres)(
+  'hears every change another process makes, even two to one ticket in one millisecond',
+  async () => {
+    await watchAndWrite(async ({ writer, watch }) => {
+      const heard: string[] = [];
+      const retitle = shipWithTicket(writer);
+      watch((...uris) => heard.push(...uris));
+      // Both changes carry the same updated_at as the ticket had when the watch started.
+      retitle('Two');
+      await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
+      heard.length = 0;
+      retitle('Three');
+      await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
+    });
+  },
+);
 
-it("hears of a project another process creates, on the project's own page", async () => {
+it.skipIf(onPostgres)("hears of a project another process creates, on the project's own page", async () => {
   await watchAndWrite(async ({ writer, watch }) => {
     const heard: string[] = [];
     shipWithTicket(writer);
@@ -251,66 +257,72 @@ it("hears of a project another process creates, on the project's own page", asyn
   });
 });
 
-it("does not report this process's own changes again when another process next commits", async () => {
-  await watchAndWrite(async ({ writer, watching, watch }) => {
-    const heard: string[] = [];
-    shipWithTicket(writer);
-    watch((...uris) => heard.push(...uris));
-    // This process's own change (reported as it was made), then a few looks.
-    change(watching, 'title')('Own');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    writer
-      .prepare(
-        "INSERT INTO projects (key, name, created_at) VALUES ('NEWR', 'New', '2026-01-01T00:00:00.000Z')",
-      )
-      .run();
-    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://projects/NEWR');
-    expect(heard).not.toContain('tickets://SHIP-1');
-  });
-});
+it.skipIf(onPostgres)(
+  "does not report this process's own changes again when another process next commits",
+  async () => {
+    await watchAndWrite(async ({ writer, watching, watch }) => {
+      const heard: string[] = [];
+      shipWithTicket(writer);
+      watch((...uris) => heard.push(...uris));
+      // This process's own change (reported as it was made), then a few looks.
+      change(watching, 'title')('Own');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      writer
+        .prepare(
+          "INSERT INTO projects (key, name, created_at) VALUES ('NEWR', 'New', '2026-01-01T00:00:00.000Z')",
+        )
+        .run();
+      await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://projects/NEWR');
+      expect(heard).not.toContain('tickets://SHIP-1');
+    });
+  },
+);
 
-it("reports another process's change on the pages that show what changed, as for this process's own", async () => {
-  await watchAndWrite(async ({ writer, watch }) => {
-    const heard: string[] = [];
-    shipWithTicket(writer);
-    writer
-      .prepare(
-        `INSERT INTO tickets (project_id, number, key, title, description, type, parent_id, created_at, updated_at)
+it.skipIf(onPostgres)(
+  "reports another process's change on the pages that show what changed, as for this process's own",
+  async () => {
+    await watchAndWrite(async ({ writer, watch }) => {
+      const heard: string[] = [];
+      shipWithTicket(writer);
+      writer
+        .prepare(
+          `INSERT INTO tickets (project_id, number, key, title, description, type, parent_id, created_at, updated_at)
          VALUES (1, 2, 'SHIP-2', 'Child', '', 'task', 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
-      )
-      .run();
-    watch((...uris) => heard.push(...uris));
-    // A priority and a comment show on the ticket's pages only, not on its parent's or the project list.
-    change(writer, 'priority', 2)('high');
-    writer.prepare("INSERT INTO comments (ticket_id, body) VALUES (1, 'Noted')").run();
-    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
-    expect(heard).toEqual(
-      expect.arrayContaining(['tickets://SHIP-2', 'tickets://SHIP-2/history', 'tickets://projects/SHIP']),
-    );
-    expect(heard).not.toContain('tickets://projects');
-    expect(heard).not.toContain('tickets://projects/SHIP/labels');
-    expect(heard).not.toContain('tickets://SHIP-1/history');
-    heard.length = 0;
-    // A status shows on the parent's page (its children) and in the project list (open counts); the ticket
-    // has no labels, so not on the labels page.
-    change(writer, 'status', 2)('todo');
-    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://projects');
-    expect(heard).toEqual(expect.arrayContaining(['tickets://SHIP-1', 'tickets://SHIP-2']));
-    expect(heard).not.toContain('tickets://projects/SHIP/labels');
-    heard.length = 0;
-    // New labels show on the labels page, not in the project list.
-    change(writer, 'labels', 2)('["ui"]');
-    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://projects/SHIP/labels');
-    expect(heard).not.toContain('tickets://projects');
-    heard.length = 0;
-    // With labels, its opening or closing changes their open counts.
-    change(writer, 'status', 2)('in_progress');
-    await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://projects');
-    expect(heard).toContain('tickets://projects/SHIP/labels');
-  });
-});
+        )
+        .run();
+      watch((...uris) => heard.push(...uris));
+      // A priority and a comment show on the ticket's pages only, not on its parent's or the project list.
+      change(writer, 'priority', 2)('high');
+      writer.prepare("INSERT INTO comments (ticket_id, body) VALUES (1, 'Noted')").run();
+      await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://SHIP-1');
+      expect(heard).toEqual(
+        expect.arrayContaining(['tickets://SHIP-2', 'tickets://SHIP-2/history', 'tickets://projects/SHIP']),
+      );
+      expect(heard).not.toContain('tickets://projects');
+      expect(heard).not.toContain('tickets://projects/SHIP/labels');
+      expect(heard).not.toContain('tickets://SHIP-1/history');
+      heard.length = 0;
+      // A status shows on the parent's page (its children) and in the project list (open counts); the ticket
+      // has no labels, so not on the labels page.
+      change(writer, 'status', 2)('todo');
+      await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://projects');
+      expect(heard).toEqual(expect.arrayContaining(['tickets://SHIP-1', 'tickets://SHIP-2']));
+      expect(heard).not.toContain('tickets://projects/SHIP/labels');
+      heard.length = 0;
+      // New labels show on the labels page, not in the project list.
+      change(writer, 'labels', 2)('["ui"]');
+      await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://projects/SHIP/labels');
+      expect(heard).not.toContain('tickets://projects');
+      heard.length = 0;
+      // With labels, its opening or closing changes their open counts.
+      change(writer, 'status', 2)('in_progress');
+      await expect.poll(() => heard, { timeout: 5_000 }).toContain('tickets://projects');
+      expect(heard).toContain('tickets://projects/SHIP/labels');
+    });
+  },
+);
 
-it('reports a large catch-up in calls of at most REPORT_CHUNK URIs', async () => {
+it.skipIf(onPostgres)('reports a large catch-up in calls of at most REPORT_CHUNK URIs', async () => {
   await watchAndWrite(async ({ writer, watch }) => {
     const calls: string[][] = [];
     shipWithTicket(writer);
@@ -335,7 +347,7 @@ it('reports a large catch-up in calls of at most REPORT_CHUNK URIs', async () =>
   });
 });
 
-it('hears of a commit another process makes while the watch starts', async () => {
+it.skipIf(onPostgres)('hears of a commit another process makes while the watch starts', async () => {
   await watchAndWrite(async ({ writer, watching, watch }) => {
     const heard: string[] = [];
     const retitle = shipWithTicket(writer);
@@ -351,32 +363,35 @@ it('hears of a commit another process makes while the watch starts', async () =>
   });
 });
 
-it('answers a write that waits out the lock of another process with a conflict to retry, and nothing written', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-busy-'));
-  const database = openDatabase({ server: 'tickets', dataDir: dir, schema, busyTimeoutMs: 50 });
-  migrate(database, migrations);
-  const client = await connect(createTicketsServer({ store: storeOn(database) }), { user: 'ana' });
-  const other = new Database(join(dir, 'tickets.db'));
-  try {
-    await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
-    other.exec('BEGIN IMMEDIATE');
-    const error = await callError(client, 'create_ticket', { project: 'SHIP', title: 'Waits' }, 'conflict');
-    expect(error.message).toMatch(/database is busy/);
-    expect(error.hint).toMatch(/retry/);
-    other.exec('ROLLBACK');
-    // The refused call took no number.
-    expect(await callOk(client, 'create_ticket', { project: 'SHIP', title: 'Waits' })).toMatchObject({
-      key: 'SHIP-1',
-    });
-  } finally {
-    other.close();
-    await client.close();
-    database.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+it.skipIf(onPostgres)(
+  'answers a write that waits out the lock of another process with a conflict to retry, and nothing written',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-busy-'));
+    const database = openDatabase({ server: 'tickets', dataDir: dir, schema, busyTimeoutMs: 50 });
+    migrate(database, migrations);
+    const client = await connect(createTicketsServer({ store: storeOn(database) }), { user: 'ana' });
+    const other = new Database(join(dir, 'tickets.db'));
+    try {
+      await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
+      other.exec('BEGIN IMMEDIATE');
+      const error = await callError(client, 'create_ticket', { project: 'SHIP', title: 'Waits' }, 'conflict');
+      expect(error.message).toMatch(/database is busy/);
+      expect(error.hint).toMatch(/retry/);
+      other.exec('ROLLBACK');
+      // The refused call took no number.
+      expect(await callOk(client, 'create_ticket', { project: 'SHIP', title: 'Waits' })).toMatchObject({
+        key: 'SHIP-1',
+      });
+    } finally {
+      other.close();
+      await client.close();
+      database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
-it('reports again what a look that failed halfway did not report', async () => {
+it.skipIf(onPostgres)('reports again what a look that failed halfway did not report', async () => {
   await watchAndWrite(async ({ writer, watch }) => {
     const heard: string[] = [];
     let failures = 1;
@@ -449,44 +464,50 @@ async function withCommitBetween(starts: (source: string) => boolean, write: str
   return { client, arm, close };
 }
 
-it("counts and pages a search in one snapshot, so another process's commit between them cannot split them", async () => {
-  const { client, arm, close } = await withCommitBetween(
-    (source) => source.startsWith('SELECT count(*)'),
-    `INSERT INTO tickets (project_id, number, key, title, description, type) VALUES (1, 4, 'SHIP-4', 'Four', '', 'task')`,
-  );
-  try {
-    await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
-    for (const title of ['One', 'Two', 'Three'])
-      await callOk(client, 'create_ticket', { project: 'SHIP', title });
-    // Right after the listing counts its matches, another process adds a ticket.
-    const state = arm();
-    const page = await callOk<{ items: unknown[]; total: number }>(client, 'search_tickets', {
-      project: 'SHIP',
-    });
-    expect(state.fired).toBe(true);
-    expect({ items: page.items.length, total: page.total }).toEqual({ items: 3, total: 3 });
-    expect((await callOk<{ total: number }>(client, 'search_tickets', { project: 'SHIP' })).total).toBe(4);
-  } finally {
-    await close();
-  }
-});
+it.skipIf(onPostgres)(
+  "counts and pages a search in one snapshot, so another process's commit between them cannot split them",
+  async () => {
+    const { client, arm, close } = await withCommitBetween(
+      (source) => source.startsWith('SELECT count(*)'),
+      `INSERT INTO tickets (project_id, number, key, title, description, type) VALUES (1, 4, 'SHIP-4', 'Four', '', 'task')`,
+    );
+    try {
+      await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
+      for (const title of ['One', 'Two', 'Three'])
+        await callOk(client, 'create_ticket', { project: 'SHIP', title });
+      // Right after the listing counts its matches, another process adds a ticket.
+      const state = arm();
+      const page = await callOk<{ items: unknown[]; total: number }>(client, 'search_tickets', {
+        project: 'SHIP',
+      });
+      expect(state.fired).toBe(true);
+      expect({ items: page.items.length, total: page.total }).toEqual({ items: 3, total: 3 });
+      expect((await callOk<{ total: number }>(client, 'search_tickets', { project: 'SHIP' })).total).toBe(4);
+    } finally {
+      await close();
+    }
+  },
+);
 
-it("reads a ticket's page in one snapshot: a comment added meanwhile is neither counted nor listed", async () => {
-  const { client, arm, close } = await withCommitBetween(
-    (source) => /count\(\*\).*"comments"/s.test(source),
-    `INSERT INTO comments (ticket_id, author, body, created_at) VALUES (1, 'bo', 'Late comment', '2026-01-01')`,
-  );
-  try {
-    await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
-    await callOk(client, 'create_ticket', { project: 'SHIP', title: 'One' });
-    await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'First comment' });
-    const state = arm();
-    const page = await readText(client, 'tickets://SHIP-1');
-    expect(state.fired).toBe(true);
-    expect(page).toContain('## Comments (1)');
-    expect(page).not.toContain('Late comment');
-    expect(await readText(client, 'tickets://SHIP-1')).toContain('Late comment');
-  } finally {
-    await close();
-  }
-});
+it.skipIf(onPostgres)(
+  "reads a ticket's page in one snapshot: a comment added meanwhile is neither counted nor listed",
+  async () => {
+    const { client, arm, close } = await withCommitBetween(
+      (source) => /count\(\*\).*"comments"/s.test(source),
+      `INSERT INTO comments (ticket_id, author, body, created_at) VALUES (1, 'bo', 'Late comment', '2026-01-01')`,
+    );
+    try {
+      await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
+      await callOk(client, 'create_ticket', { project: 'SHIP', title: 'One' });
+      await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'First comment' });
+      const state = arm();
+      const page = await readText(client, 'tickets://SHIP-1');
+      expect(state.fired).toBe(true);
+      expect(page).toContain('## Comments (1)');
+      expect(page).not.toContain('Late comment');
+      expect(await readText(client, 'tickets://SHIP-1')).toContain('Late comment');
+    } finally {
+      await close();
+    }
+  },
+);

@@ -4,11 +4,14 @@ import { dataDirDatabases, testEngine } from '@shipyard/testing/postgres';
 import { afterAll } from 'vitest';
 import type { Ticket } from '../src/domain/model.js';
 import { createTicketsServer } from '../src/server.js';
+import { lazyTicketsPostgresStore } from '../src/store/postgres/lazy.js';
+import { openTicketsPostgres } from '../src/store/postgres/open.js';
 import { lazyTicketsStore, openTicketsDatabase, type TicketsDatabase } from '../src/store/sqlite/open.js';
 import { SqliteTicketsStore } from '../src/store/sqlite/store.js';
 import type { TicketsStore } from '../src/store/types.js';
 
 export const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
+export const postgresMigrations = fileURLToPath(new URL('../drizzle-postgres', import.meta.url));
 export const bin = fileURLToPath(new URL('../dist/index.cjs', import.meta.url));
 
 /** The engine this run tests (SHIPYARD_TEST_DB). */
@@ -29,8 +32,15 @@ export const databaseUrlFor = (dataDir?: string): Promise<string> => databases.u
 export async function openStore(
   dataDir = ':memory:',
 ): Promise<{ store: TicketsStore; readonly database: TicketsDatabase }> {
-  if (onPostgres) throw new Error('The tickets server has no PostgreSQL store yet');
-  return lazyTicketsStore(() => openTicketsDatabase(dataDir, migrations));
+  if (!onPostgres) return lazyTicketsStore(() => openTicketsDatabase(dataDir, migrations));
+  const url = await databaseUrlFor(dataDir);
+  const { store } = lazyTicketsPostgresStore(() => openTicketsPostgres(url, postgresMigrations));
+  return {
+    store,
+    get database(): TicketsDatabase {
+      throw new Error('A SQLite database was asked for on PostgreSQL: mark the test SQLite-only');
+    },
+  };
 }
 
 /** The arguments that start the built bin on the engine under test, on `dataDir`. */

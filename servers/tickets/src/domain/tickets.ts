@@ -1,8 +1,18 @@
 import { Conflict, InvalidInput } from '@shipyard/core';
-import type { TicketDetailsData } from '../store/rows.js';
+import type { TicketDetailsData, TicketPatch } from '../store/rows.js';
 import { type Comment, fitComments } from './comments.js';
 import { countLinks, shownLinks, type TicketLinks } from './links.js';
-import { clip, type Ticket } from './model.js';
+import {
+  type Change,
+  clip,
+  elide,
+  normaliseLabels,
+  type Priority,
+  parseLabels,
+  priorityRank,
+  type Ticket,
+  type TicketType,
+} from './model.js';
 
 /** How many of the latest comments and history entries get_ticket returns. */
 export const COMMENTS_SHOWN = 20;
@@ -95,4 +105,87 @@ export function ticketDetails(data: TicketDetailsData): TicketDetails {
   }
   if (data.history) details.history = fitHistory(data.history);
   return details;
+}
+
+/** The plain fields of an update: input name and the row's (camel case) name. */
+const PLAIN_FIELDS = [
+  ['title', 'title'],
+  ['description', 'description'],
+  ['type', 'type'],
+  ['priority', 'priority'],
+  ['assignee', 'assignee'],
+  ['estimate', 'estimate'],
+  ['due_date', 'dueDate'],
+] as const;
+
+/** The columns an update of a ticket's own fields writes (camel case, as the rows are). */
+export interface FieldSet {
+  title?: string;
+  description?: string;
+  type?: TicketType;
+  priority?: Priority;
+  priorityRank?: number;
+  assignee?: string | null;
+  estimate?: number | null;
+  dueDate?: string | null;
+  /** A JSON array, as stored. */
+  labels?: string;
+}
+
+/**
+ * What an update writes of a ticket's own fields (all but the parent): only those that differ, each a
+ * history change, labels normalised and compared as a set, the priority's rank with the priority.
+ */
+export function fieldChanges(
+  row: {
+    title: string;
+    description: string;
+    type: TicketType;
+    priority: Priority;
+    assignee: string | null;
+    estimate: number | null;
+    dueDate: string | null;
+    labels: string;
+  },
+  input: TicketPatch,
+): { set: FieldSet; changes: Change[] } {
+  const set: FieldSet = {};
+  const changes: Change[] = [];
+  for (const [field, column] of PLAIN_FIELDS) {
+    const value = input[field];
+    if (value === undefined || value === row[column]) continue;
+    changes.push({ field, old: row[column], new: value });
+    Object.assign(set, { [column]: value });
+  }
+  if (set.priority) set.priorityRank = priorityRank(set.priority);
+  if (input.labels) {
+    const current = parseLabels(row.labels);
+    const next = normaliseLabels(input.labels);
+    if (JSON.stringify(next) !== JSON.stringify(current)) {
+      changes.push({ field: 'labels', old: current, new: next });
+      set.labels = JSON.stringify(next);
+    }
+  }
+  return { set, changes };
+}
+
+/** Refuse a ticket as its own parent. */
+export const ownParent = (key: string) =>
+  new InvalidInput(`${key} cannot be its own parent`, {
+    hint: 'Pass another ticket as parent, or null to clear it',
+  });
+
+/**
+ * Refuse a parent that is one of the ticket's descendants, naming the chain (child -> parent) it would
+ * close: `ancestors` are the parent's ancestors' keys, nearest first, up to the ticket itself.
+ */
+export function parentCycle(ticket: string, parent: string, ancestors: readonly string[]): InvalidInput {
+  const chain = [ticket, parent, ...ancestors];
+  const last = chain.at(-2);
+  return new InvalidInput(
+    `Making ${parent} the parent of ${ticket} would create a cycle (child -> parent): ${elide(chain, '…').join(' -> ')}`,
+    {
+      hint: `Pick a parent outside ${ticket}'s subtree, or first clear the parent of ${last} with update_ticket`,
+    },
+  );
 }

@@ -144,7 +144,7 @@ export const COMMENT_ELSEWHERE = 'A comment is added with add_ticket_comment, it
 /** Input field definitions reused by several tools, so their descriptions and bounds agree. */
 export const fields = {
   // An existing project's key, in any case (`ship` is SHIP). Not checked against the key rules here: text
-  // that is no key is answered by the lookup (domain/model.ts projectNotFound), which tells a project's name
+  // that is no key is answered by the lookup (domain/keys.ts projectNotFound), which tells a project's name
   // (`Mobile App`) its key and a ticket key its project, and text too short for a key what a key is (so no
   // minLength, which would cost tokens in every tool that takes a project). At most a project name's length.
   project: z

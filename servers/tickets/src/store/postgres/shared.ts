@@ -2,7 +2,7 @@
  * What the PostgreSQL store's parts share: rows as PostgreSQL returns them, lookups by key with the
  * domain's errors (optionally locking the row), and the mapping to the store's plain data.
  */
-import type { InvalidInput } from '@shipyard/core';
+import type { InvalidInput, NotFound } from '@shipyard/core';
 import type { Comment } from '../../domain/comments.js';
 import {
   argumentError,
@@ -12,6 +12,8 @@ import {
   noSuchTicket,
   notAKey as notAKeyError,
   numberOnly,
+  projectNameKey,
+  projectNotFound as projectNotFoundError,
 } from '../../domain/keys.js';
 import type { LinkType, TicketLinks } from '../../domain/links.js';
 import {
@@ -27,6 +29,7 @@ import {
   type Ticket,
   type TicketType,
 } from '../../domain/model.js';
+import type { Project } from '../../domain/projects.js';
 import type { Query } from './access.js';
 
 export type { Query };
@@ -66,10 +69,22 @@ export const isSerial = (id: number) => Number.isInteger(id) && id >= 1 && id <=
 /** The open statuses as one bound parameter: `status = ANY($n)`. */
 export const OPEN = [...OPEN_STATUSES];
 
-/** The ticket with this exact key (upper case, trimmed), or undefined; `lock` takes its row FOR UPDATE. */
-export async function findTicketRow(q: Query, key: string, lock = false): Promise<TicketDbRow | undefined> {
+/**
+ * How a lookup locks the row it finds until the transaction ends: true, FOR UPDATE (the write decides on
+ * it); 'key share', FOR KEY SHARE (it must stay, as a new reference to it is written); false, not at all.
+ */
+export type RowLock = boolean | 'key share';
+
+const lockClause = (lock: RowLock) => (lock === 'key share' ? ' FOR KEY SHARE' : lock ? ' FOR UPDATE' : '');
+
+/** The ticket with this exact key (upper case, trimmed), or undefined; `lock` locks its row (RowLock). */
+export async function findTicketRow(
+  q: Query,
+  key: string,
+  lock: RowLock = false,
+): Promise<TicketDbRow | undefined> {
   const { rows } = await q.query<TicketDbRow>(
-    `SELECT ${TICKET_COLUMNS} FROM tickets WHERE key = $1${lock ? ' FOR UPDATE' : ''}`,
+    `SELECT ${TICKET_COLUMNS} FROM tickets WHERE key = $1${lockClause(lock)}`,
     [key],
   );
   return rows[0];
@@ -109,7 +124,7 @@ async function notAKey(q: Query, given: string, normalised: string): Promise<Inv
 }
 
 /** A ticket by key as given (any case, padded); the domain's error when there is none. */
-export async function getTicketRow(q: Query, key: string, lock = false): Promise<TicketDbRow> {
+export async function getTicketRow(q: Query, key: string, lock: RowLock = false): Promise<TicketDbRow> {
   const normalised = normaliseKey(key);
   if (!TICKET_KEY.test(normalised)) throw await notAKey(q, key, normalised);
   const row = await findTicketRow(q, normalised, lock);
@@ -122,7 +137,7 @@ export async function ticketArgument(
   q: Query,
   name: string,
   value: string,
-  options: { noneHint?: string | undefined; lock?: boolean } = {},
+  options: { noneHint?: string | undefined; lock?: RowLock } = {},
 ): Promise<TicketDbRow> {
   try {
     return await getTicketRow(q, value, options.lock);
@@ -283,4 +298,87 @@ export async function linksOf(q: Query, ticketId: number): Promise<TicketLinks> 
     grouped[direction].push({ key: row.key, title: row.title, status: row.status });
   }
   return grouped;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Projects, and the pages that show a ticket
+
+/** A project row, camel case as the SQLite store's. */
+export interface ProjectRow {
+  id: number;
+  key: string;
+  name: string;
+  description: string;
+  lastNumber: number;
+  createdAt: string;
+  archivedAt: string | null;
+}
+
+/** The columns of a ProjectRow, of `projects p` (in a SELECT, or the RETURNING of `projects AS p`). */
+export const PROJECT_COLUMNS = `p.id, p.key, p.name, p.description, p.last_number AS "lastNumber",
+  p.created_at AS "createdAt", p.archived_at AS "archivedAt"`;
+
+export const toProject = (row: ProjectRow): Project => ({
+  key: row.key,
+  name: row.name,
+  description: row.description,
+  archived: row.archivedAt !== null,
+  created_at: row.createdAt,
+});
+
+/** The project with this exact key (upper case, trimmed), or undefined; `lock`: FOR UPDATE. */
+export async function findProjectRow(q: Query, key: string, lock = false): Promise<ProjectRow | undefined> {
+  const { rows } = await q.query<ProjectRow>(
+    `SELECT ${PROJECT_COLUMNS} FROM projects p WHERE p.key = $1${lock ? ' FOR UPDATE' : ''}`,
+    [key],
+  );
+  return rows[0];
+}
+
+/** The projects whose name is `text` in any case or spacing (domain projectNameKey), in key order. */
+export async function projectsNamed(q: Query, text: string): Promise<ProjectRow[]> {
+  const wanted = projectNameKey(text);
+  if (!wanted) return [];
+  const { rows } = await q.query<ProjectRow>(
+    `SELECT ${PROJECT_COLUMNS} FROM projects p ORDER BY p.key COLLATE "C"`,
+  );
+  return rows.filter((row) => projectNameKey(row.name) === wanted);
+}
+
+/** The domain's error for a project key that names no project, with the projects named like it. */
+export async function projectNotFound(q: Query, given: string): Promise<NotFound | InvalidInput> {
+  const text = given.trim();
+  return projectNotFoundError(given, TICKET_KEY.test(text.toUpperCase()) ? [] : await projectsNamed(q, text));
+}
+
+/** The project a key names (any case, padded or not); the domain's error when none does. */
+export async function getProjectRow(q: Query, key: string, lock = false): Promise<ProjectRow> {
+  const normalised = normaliseKey(key);
+  const row = PROJECT_KEY.test(normalised) ? await findProjectRow(q, normalised, lock) : undefined;
+  if (!row) throw await projectNotFound(q, key);
+  return row;
+}
+
+/**
+ * URIs of other resources that show this ticket's title and status: its parent's (children) and its linked
+ * tickets' pages and links pages, and with `blocking` the projects of the tickets it blocks (their blocked
+ * lists). Each part has its own bound, as on SQLite, so a ticket with many links still names its parent.
+ */
+export async function shownOn(q: Query, key: string, { blocking = false } = {}): Promise<string[]> {
+  const blocked = `UNION (SELECT DISTINCT 'tickets://projects/' || p.key FROM me
+    JOIN links l ON l.source_id = me.id AND l.type = 'blocks'
+    JOIN tickets t ON t.id = l.target_id JOIN projects p ON p.id = t.project_id LIMIT 100)`;
+  const { rows } = await q.query<{ uri: string }>(
+    `WITH me(id, parent_id) AS (SELECT id, parent_id FROM tickets WHERE key = $1),
+       pages(part) AS (VALUES (''), ('/links'))
+     SELECT 'tickets://' || t.key AS uri FROM me JOIN tickets t ON t.id = me.parent_id
+     UNION (SELECT 'tickets://' || t.key || page.part FROM me JOIN links l ON l.source_id = me.id
+       JOIN tickets t ON t.id = l.target_id CROSS JOIN pages page LIMIT 500)
+     UNION (SELECT 'tickets://' || t.key || page.part FROM me JOIN links l ON l.target_id = me.id
+       JOIN tickets t ON t.id = l.source_id CROSS JOIN pages page LIMIT 500)
+     ${blocking ? blocked : ''}
+     ORDER BY 1 COLLATE "C"`,
+    [key],
+  );
+  return rows.map((row) => row.uri);
 }

@@ -1,16 +1,13 @@
-import { Conflict, quoteText } from '@shipyard/core';
 import { recordChanges } from '@shipyard/db';
 import { eq } from 'drizzle-orm';
-import type { Project } from '../../domain/projects.js';
 import {
-  getProjectRow,
-  listOf,
-  nowIso,
-  type ProjectRow,
-  projectsNamed,
-  type TicketsDb,
-  type Tx,
-} from './model.js';
+  changedFields,
+  nameTaken,
+  type Project,
+  projectChanges,
+  projectExists,
+} from '../../domain/projects.js';
+import { getProjectRow, type ProjectRow, projectsNamed, type TicketsDb, type Tx } from './model.js';
 import { projects } from './schema.js';
 
 export const toProject = (row: ProjectRow): Project => ({
@@ -23,18 +20,8 @@ export const toProject = (row: ProjectRow): Project => ({
 
 /** Refuse a name another project has (compared as projectsNamed compares), naming it. */
 function checkNameFree(tx: Tx, name: string, self?: string) {
-  // One name a project: a name then tells a key (see projectNotFound), and no team splits in two.
-  const twins = projectsNamed(tx, name).filter((project) => project.key !== self);
-  const keys = twins.map((project) => project.key);
-  const [first] = twins;
-  if (first) {
-    throw new Conflict(
-      keys.length > 1
-        ? `Projects ${listOf(keys)} already have the name ${quoteText(first.name)}`
-        : `Project ${first.key} already has the name ${quoteText(first.name)}`,
-      { hint: `Use ${listOf(keys, 'or')}, or choose another name` },
-    );
-  }
+  const taken = nameTaken(projectsNamed(tx, name).filter((project) => project.key !== self));
+  if (taken) throw taken;
 }
 
 /**
@@ -52,11 +39,7 @@ export function createProject(
         .from(projects)
         .where(eq(projects.key, input.key))
         .get();
-      if (existing) {
-        throw new Conflict(`Project ${input.key} already exists (${quoteText(existing.name)})`, {
-          hint: 'Use that project, or choose another key',
-        });
-      }
+      if (existing) throw projectExists(input.key, existing.name);
       checkNameFree(tx, input.name);
       const row = tx
         .insert(projects)
@@ -94,16 +77,9 @@ export function updateProject(
   return db.transaction(
     (tx) => {
       const row = getProjectRow(tx, input.key);
-      const set: Partial<typeof projects.$inferInsert> = {};
-      if (input.name !== undefined && input.name !== row.name) {
-        checkNameFree(tx, input.name, row.key);
-        set.name = input.name;
-      }
-      if (input.description !== undefined && input.description !== row.description)
-        set.description = input.description;
-      if (input.archived !== undefined && input.archived !== (row.archivedAt !== null))
-        set.archivedAt = input.archived ? nowIso() : null;
-      const fields = Object.keys(set).map((field) => (field === 'archivedAt' ? 'archived' : field));
+      const set = projectChanges(row, input);
+      if (set.name !== undefined) checkNameFree(tx, set.name, row.key);
+      const fields = changedFields(set);
       if (fields.length === 0) return { project: toProject(row), fields, changed: [] };
       const updated = tx.update(projects).set(set).where(eq(projects.id, row.id)).returning().get();
       const changed = ['tickets://projects', `tickets://projects/${row.key}`];

@@ -1,8 +1,7 @@
-import { Conflict } from '@shipyard/core';
 import { recordChanges } from '@shipyard/db';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { INVERSE, LINK_TYPES } from '../../domain/links.js';
-import { type DeletedTicket, NAMED, namedKeys } from '../../domain/removal.js';
+import { type DeletedTicket, deleteRefused, NAMED } from '../../domain/removal.js';
 import { linksOf } from './links.js';
 import {
   getTicketRow,
@@ -36,31 +35,12 @@ export function deleteTicket(
         .all();
       const grouped = linksOf(tx, row.id);
       const linked = LINK_TYPES.flatMap((type) => grouped[type].map((ticket) => ({ type, key: ticket.key })));
-      if ((children.length > 0 || linked.length > 0) && !input.force) {
-        const parts = [
-          children.length > 0
-            ? `${children.length === 1 ? 'a child' : `${children.length} children`} (${namedKeys(
-                children.slice(0, NAMED).map((child) => child.key),
-                children.length,
-              )})`
-            : '',
-          linked.length > 0
-            ? `${linked.length === 1 ? 'a link' : `${linked.length} links`} (${namedKeys(
-                linked.slice(0, NAMED).map((link) => `${link.type} ${link.key}`),
-                linked.length,
-              )})`
-            : '',
-        ].filter(Boolean);
-        throw new Conflict(`${row.key} has ${parts.join(' and ')}; nothing was deleted`, {
-          hint:
-            'Pass force: true to delete it anyway (its children stay, without a parent; its links go), or ' +
-            'close it with transition_ticket to keep its record',
-          details: {
-            children: children.slice(0, NAMED).map((child) => child.key),
-            links: linked.slice(0, NAMED),
-          },
-        });
-      }
+      const refused = deleteRefused(
+        row.key,
+        children.map((child) => child.key),
+        linked,
+      );
+      if (refused && !input.force) throw refused;
       // Read before the row goes: the pages that show it (parent, linked tickets, projects it blocks).
       const changed = [
         ...ticketUris(row.key, { links: true }),

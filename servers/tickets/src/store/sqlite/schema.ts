@@ -142,7 +142,7 @@ export const history = sqliteTable(
   },
   (t) => [
     index('history_ticket_idx').on(t.ticketId, t.id),
-    // The last change of a ticket's text, as a relevance page's cursor reads it (domain/search.ts INDEX_STATE):
+    // The last change of a ticket's text, as a relevance page's cursor reads it (search.ts INDEX_STATE):
     // only those changes enter it, so a create, which writes a 'created' row, does not write to it.
     index('history_text_edits_idx').on(t.id).where(sql`${t.field} IN ('title', 'description')`),
   ],
@@ -151,7 +151,7 @@ export const history = sqliteTable(
 /**
  * How far the full-text index `tickets_fts` goes: it holds the tickets whose id is at most `upto` (one row).
  * A new ticket is not indexed in its own transaction; the tickets past `upto` are indexed in one batch before
- * a search reads the index, or by the create 256 ids past it (src/domain/indexing.ts; 0005_fts_batches.sql
+ * a search reads the index, or by the create 256 ids past it (src/store/sqlite/indexing.ts; 0005_fts_batches.sql
  * says why). A migration that rebuilds the index must set `upto` to the largest ticket id.
  */
 export const ticketsIndexed = sqliteTable(

@@ -166,7 +166,7 @@ interface Filter {
 
 /**
  * Indexes whose entries a text search can seek by (filter values, ticket id), for the filter columns they
- * need, narrowest first (indexes in db/schema.ts). Project alone and the date filters have none: their
+ * need, narrowest first (indexes in schema.ts). Project alone and the date filters have none: their
  * indexes hold other columns or ranges before the id.
  */
 const SEEK_INDEXES: [columns: Filter['column'][], index: string][] = [
@@ -339,7 +339,7 @@ const EXTRA_COLUMNS: Record<ExtraField, SQL> = {
 };
 
 /**
- * A ticket's due date as its index holds it (db/schema.ts tickets_due_idx): no date is `~`, which sorts after
+ * A ticket's due date as its index holds it (schema.ts tickets_due_idx): no date is `~`, which sorts after
  * every date, so tickets without one come last by due date and no due filter finds them.
  */
 const DUE_NONE = '~';
@@ -357,7 +357,7 @@ const SUMMARY_COLUMNS = sql.raw(
     `tickets.id AS _id, tickets.created_at AS _created, tickets.priority_rank AS _rank, ${DUE_SQL} AS _due`,
 );
 
-/** The index that yields each non-relevance order (names from db/schema.ts). */
+/** The index that yields each non-relevance order (names from schema.ts). */
 const SORT_INDEX: Record<Exclude<Sort, 'relevance'>, string> = {
   updated: 'tickets_updated_idx',
   created: 'tickets_created_idx',

@@ -1,7 +1,14 @@
-import { InvalidInput } from '@shipyard/core';
 import { preparedOnce } from '@shipyard/db';
 import { count, desc, eq, sql } from 'drizzle-orm';
-import { COMMENTS_SHOWN, checkVersion, HISTORY_SHOWN, type Include } from '../../domain/tickets.js';
+import {
+  COMMENTS_SHOWN,
+  checkVersion,
+  fieldChanges,
+  HISTORY_SHOWN,
+  type Include,
+  ownParent,
+  parentCycle,
+} from '../../domain/tickets.js';
 import { decideTransition } from '../../domain/workflow.js';
 import type {
   Changed,
@@ -16,7 +23,6 @@ import { indexBatchAt } from './indexing.js';
 import { linksOf } from './links.js';
 import {
   type Change,
-  elide,
   getProjectRow,
   getTicketRow,
   keyOfId,
@@ -24,7 +30,6 @@ import {
   normaliseLabels,
   nowIso,
   opensOrCloses,
-  parseLabels,
   priorityRank,
   projectNotFound,
   recordHistory,
@@ -196,17 +201,6 @@ export function getTicketDetails(
   });
 }
 
-/** Plain fields: input name and column. */
-const PLAIN_FIELDS = [
-  ['title', 'title'],
-  ['description', 'description'],
-  ['type', 'type'],
-  ['priority', 'priority'],
-  ['assignee', 'assignee'],
-  ['estimate', 'estimate'],
-  ['due_date', 'dueDate'],
-] as const;
-
 /**
  * Change some fields of a ticket. Only fields that differ are written; each is recorded in history, and the
  * version and updated_at move only when something changed. One IMMEDIATE transaction, so the version check
@@ -221,23 +215,10 @@ export function updateTicket(
     (tx) => {
       const row = getTicketRow(tx, input.key);
       checkVersion(row, input.expected_version);
-      const set: Partial<typeof tickets.$inferInsert> = {};
-      const changes: Change[] = [];
+      const fieldsSet = fieldChanges(row, input);
+      const set: Partial<typeof tickets.$inferInsert> = fieldsSet.set;
+      const changes: Change[] = fieldsSet.changes;
       const parents: string[] = [];
-
-      for (const [field, column] of PLAIN_FIELDS) {
-        const value = input[field];
-        if (value === undefined || value === row[column]) continue;
-        changes.push({ field, old: row[column], new: value });
-        Object.assign(set, { [column]: value });
-      }
-      if (set.priority) set.priorityRank = priorityRank(set.priority);
-
-      const labels = nextLabels(row, input);
-      if (labels) {
-        changes.push({ field: 'labels', old: parseLabels(row.labels), new: labels });
-        set.labels = JSON.stringify(labels);
-      }
 
       if (input.parent !== undefined) {
         const oldParent = row.parentId === null ? null : keyOfId(tx, row.parentId);
@@ -275,14 +256,6 @@ export function updateTicket(
   );
 }
 
-/** The new labels (normalised), or undefined when they do not change. */
-function nextLabels(row: TicketRow, input: TicketPatch): string[] | undefined {
-  if (!input.labels) return undefined;
-  const current = parseLabels(row.labels);
-  const next = normaliseLabels(input.labels);
-  return JSON.stringify(next) === JSON.stringify(current) ? undefined : next;
-}
-
 /** A new ticket's parent; when there is none such, the project's error comes first, if it has one. */
 function parentOfNew(tx: Tx, key: string, project: string): number {
   try {
@@ -307,11 +280,7 @@ const findParent = (tx: Tx, key: string): TicketRow =>
  * chain (child -> parent) the change would close.
  */
 function checkNoCycle(tx: Tx, ticket: TicketRow, parent: TicketRow): void {
-  if (parent.id === ticket.id) {
-    throw new InvalidInput(`${ticket.key} cannot be its own parent`, {
-      hint: 'Pass another ticket as parent, or null to clear it',
-    });
-  }
+  if (parent.id === ticket.id) throw ownParent(ticket.key);
   // The parent's ancestors, nearest first, in one statement (not a query each), up to
   // the ticket itself if it is one of them. UNION keeps each ticket once, so a loop that a broken file may
   // hold ends the walk; rows come out in the order the walk meets them (SQLite's queue is first in, first
@@ -325,13 +294,10 @@ function checkNoCycle(tx: Tx, ticket: TicketRow, parent: TicketRow): void {
     )
     SELECT id, (SELECT key FROM tickets WHERE tickets.id = up.id) AS key FROM up`);
   if (ancestors.at(-1)?.id !== ticket.id) return;
-  const chain = [ticket.key, parent.key, ...ancestors.map((row) => row.key)];
-  const last = chain.at(-2);
-  throw new InvalidInput(
-    `Making ${parent.key} the parent of ${ticket.key} would create a cycle (child -> parent): ${elide(chain, '…').join(' -> ')}`,
-    {
-      hint: `Pick a parent outside ${ticket.key}'s subtree, or first clear the parent of ${last} with update_ticket`,
-    },
+  throw parentCycle(
+    ticket.key,
+    parent.key,
+    ancestors.map((row) => row.key),
   );
 }
 

@@ -1,4 +1,3 @@
-import { InvalidInput } from '@shipyard/core';
 import { preparedOnce } from '@shipyard/db';
 import { count, desc, eq, sql } from 'drizzle-orm';
 import {
@@ -13,7 +12,7 @@ import {
   transitionUris,
   updatedUris,
 } from '../../domain/tickets.js';
-import { decideTransition } from '../../domain/workflow.js';
+import { decideTransition, ownParent, parentCycle } from '../../domain/workflow.js';
 import type {
   Changed,
   NewTicket,
@@ -26,7 +25,6 @@ import { insertComment, lastComments } from './comments.js';
 import { indexBatchAt } from './indexing.js';
 import { linksOf } from './links.js';
 import {
-  elide,
   getProjectRow,
   getTicketRow,
   keyOfId,
@@ -293,11 +291,7 @@ const findParent = (tx: Tx, key: string): TicketRow =>
  * chain (child -> parent) the change would close.
  */
 function checkNoCycle(tx: Tx, ticket: TicketRow, parent: TicketRow): void {
-  if (parent.id === ticket.id) {
-    throw new InvalidInput(`${ticket.key} cannot be its own parent`, {
-      hint: 'Pass another ticket as parent, or null to clear it',
-    });
-  }
+  if (parent.id === ticket.id) throw ownParent(ticket.key);
   // The parent's ancestors, nearest first, in one statement (not a query each), up to
   // the ticket itself if it is one of them. UNION keeps each ticket once, so a loop that a broken file may
   // hold ends the walk; rows come out in the order the walk meets them (SQLite's queue is first in, first
@@ -311,13 +305,10 @@ function checkNoCycle(tx: Tx, ticket: TicketRow, parent: TicketRow): void {
     )
     SELECT id, (SELECT key FROM tickets WHERE tickets.id = up.id) AS key FROM up`);
   if (ancestors.at(-1)?.id !== ticket.id) return;
-  const chain = [ticket.key, parent.key, ...ancestors.map((row) => row.key)];
-  const last = chain.at(-2);
-  throw new InvalidInput(
-    `Making ${parent.key} the parent of ${ticket.key} would create a cycle (child -> parent): ${elide(chain, '…').join(' -> ')}`,
-    {
-      hint: `Pick a parent outside ${ticket.key}'s subtree, or first clear the parent of ${last} with update_ticket`,
-    },
+  throw parentCycle(
+    ticket.key,
+    parent.key,
+    ancestors.map((row) => row.key),
   );
 }
 

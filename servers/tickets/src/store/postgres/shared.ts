@@ -371,13 +371,14 @@ export async function shownOn(q: Query, key: string, { blocking = false } = {}):
   const { rows } = await q.query<{ uri: string }>(
     `WITH me(id, parent_id) AS (SELECT id, parent_id FROM tickets WHERE key = $1),
        pages(part) AS (VALUES (''), ('/links'))
+     SELECT uri FROM (
      SELECT 'tickets://' || t.key AS uri FROM me JOIN tickets t ON t.id = me.parent_id
      UNION (SELECT 'tickets://' || t.key || page.part FROM me JOIN links l ON l.source_id = me.id
        JOIN tickets t ON t.id = l.target_id CROSS JOIN pages page LIMIT 500)
      UNION (SELECT 'tickets://' || t.key || page.part FROM me JOIN links l ON l.target_id = me.id
        JOIN tickets t ON t.id = l.source_id CROSS JOIN pages page LIMIT 500)
      ${blocking ? blocked : ''}
-     ORDER BY 1 COLLATE "C"`,
+     ) shown ORDER BY uri COLLATE "C"`,
     [key],
   );
   return rows.map((row) => row.uri);

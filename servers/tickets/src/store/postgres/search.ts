@@ -330,13 +330,18 @@ async function findSimilarTickets(
   const archived = project ? [] : await archivedProjectIds(q);
   if (archived.length > 0) filters.push(sql`tickets.project_id NOT IN (${sqlList(archived)})`);
   if (!options.include_closed) filters.push(OPEN);
-  /** The best hits of a query that pass the filters, at most `keep` of them, best first. */
+  /**
+   * The best hits of a query that pass the filters, at most `keep` of them, best first. The rank is divided
+   * by the log of the ticket's length, as bm25 weighs length: of tickets that hold the same words, the ones
+   * that say little else come first.
+   */
   const best = async (match: SQL, keep: number) => {
     const conds = sql.join([sql`tickets.search @@ ${match}`, ...filters], sql` AND `);
     return rowsOf<Candidate>(
       q,
       sql`SELECT tickets.id, tickets.key, tickets.title, tickets.status FROM tickets WHERE ${conds}
-          ORDER BY ${rankOf(sql`tickets.search`, match)} DESC, tickets.id DESC LIMIT ${keep}::int`,
+          ORDER BY ${rankOf(sql`tickets.search`, match)} / (1 + ln(1 + length(tickets.search))) DESC, tickets.id DESC
+          LIMIT ${keep}::int`,
     );
   };
   // The title's words alone pick candidates, so the description cannot push out a ticket the title finds; of

@@ -1139,46 +1139,50 @@ describe('many hits', () => {
     ],
   ];
 
-  it('counts text hits as the filters select them and ranks title matches first', async () => {
-    await seedHits();
-    // The words are whole, unstemmed and in no other word: a LIKE finds the tickets that hold them.
-    const holding = (word: string) => `(title LIKE '%${word}%' OR description LIKE '%${word}%')`;
-    for (const [filters, where] of HIT_CASES) {
-      for (const [query, text, title] of [
-        ['common', holding('ommon'), "title LIKE '%ommon%'"],
-        [
-          'flaky slow',
-          `${holding('flaky')} AND ${holding('slow')}`,
-          "title LIKE '%flaky%' AND title LIKE '%slow%'",
-        ],
-      ] as const) {
-        const hits = new Set(
-          (await db.all<{ key: string }>(`SELECT key FROM tickets WHERE ${where} AND ${text}`)).map(
-            (row) => row.key,
-          ),
-        );
-        const inTitle = new Set(
-          (await db.all<{ key: string }>(`SELECT key FROM tickets WHERE ${where} AND ${title}`)).map(
-            (row) => row.key,
-          ),
-        );
-        if (query === 'common') expect(hits.size).toBeGreaterThan(20);
-        const seen: string[] = [];
-        let page = await search({ query, ...filters, limit: 100 });
-        expect(page.total).toBe(hits.size);
-        for (;;) {
-          seen.push(...page.items.map((item) => item.key));
-          if (!page.next_cursor) break;
-          page = await search({ query, ...filters, limit: 100, cursor: page.next_cursor });
+  // On SQLite, bm25 weighs a ticket's length too, so the next test pins its exact order instead.
+  it.runIf(onPostgres)(
+    'counts text hits as the filters select them and ranks title matches first, on PostgreSQL',
+    async () => {
+      await seedHits();
+      // The words are whole, unstemmed and in no other word: a LIKE finds the tickets that hold them.
+      const holding = (word: string) => `(title LIKE '%${word}%' OR description LIKE '%${word}%')`;
+      for (const [filters, where] of HIT_CASES) {
+        for (const [query, text, title] of [
+          ['common', holding('ommon'), "title LIKE '%ommon%'"],
+          [
+            'flaky slow',
+            `${holding('flaky')} AND ${holding('slow')}`,
+            "title LIKE '%flaky%' AND title LIKE '%slow%'",
+          ],
+        ] as const) {
+          const hits = new Set(
+            (await db.all<{ key: string }>(`SELECT key FROM tickets WHERE ${where} AND ${text}`)).map(
+              (row) => row.key,
+            ),
+          );
+          const inTitle = new Set(
+            (await db.all<{ key: string }>(`SELECT key FROM tickets WHERE ${where} AND ${title}`)).map(
+              (row) => row.key,
+            ),
+          );
+          if (query === 'common') expect(hits.size).toBeGreaterThan(20);
+          const seen: string[] = [];
+          let page = await search({ query, ...filters, limit: 100 });
+          expect(page.total).toBe(hits.size);
+          for (;;) {
+            seen.push(...page.items.map((item) => item.key));
+            if (!page.next_cursor) break;
+            page = await search({ query, ...filters, limit: 100, cursor: page.next_cursor });
+          }
+          expect(new Set(seen)).toEqual(hits);
+          expect(seen).toHaveLength(hits.size);
+          // Every ticket with all the words in its title comes before every one without.
+          const firstOther = seen.findIndex((key) => !inTitle.has(key));
+          if (firstOther >= 0) expect(seen.slice(firstOther).some((key) => inTitle.has(key))).toBe(false);
         }
-        expect(new Set(seen)).toEqual(hits);
-        expect(seen).toHaveLength(hits.size);
-        // Every ticket with all the words in its title comes before every one without.
-        const firstOther = seen.findIndex((key) => !inTitle.has(key));
-        if (firstOther >= 0) expect(seen.slice(firstOther).some((key) => inTitle.has(key))).toBe(false);
       }
-    }
-  });
+    },
+  );
 
   it.skipIf(onPostgres)(
     'ranks and counts text hits the same on every query plan, as bm25 ranks them on SQLite',

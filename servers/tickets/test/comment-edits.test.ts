@@ -24,7 +24,8 @@ async function setup() {
   await seedTicket(ana, { title: 'Login fails' });
   await callOk(ana, 'add_ticket_comment', { key: 'SHIP-1', body: 'Seen on iOS' });
   await callOk(bob, 'add_ticket_comment', { key: 'SHIP-1', body: 'Not on Android' });
-  return { ...connected, ana, bob };
+  // Not a spread, which would read `database` (SQLite's only).
+  return Object.assign(connected, { ana, bob });
 }
 
 const comments = async (client: TicketsClient) =>

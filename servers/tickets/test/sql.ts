@@ -84,3 +84,19 @@ export async function connectWithSql(options: Parameters<typeof connectTickets>[
   };
   return Object.assign(connected, { sql, closeSql: () => pool.end() });
 }
+
+/**
+ * Insert `count` tickets of project 1 (SHIP-100 on), each linked to ticket 1 as `relates`: a ticket with
+ * more links than a tool call would make in a test's time.
+ */
+export async function seedRelatedTickets(sql: TestSql, count: number): Promise<void> {
+  const numbers = Array.from({ length: count }, (_, i) => [100 + i, `SHIP-${100 + i}`]);
+  await sql.batch(
+    "INSERT INTO tickets (project_id, number, key, title, description, type) VALUES (1, ?, ?, 't', '', 'task')",
+    numbers,
+  );
+  await sql.batch(
+    "INSERT INTO links (source_id, type, target_id) SELECT 1, 'relates', id FROM tickets WHERE key = ?",
+    numbers.map(([, key]) => [key]),
+  );
+}

@@ -1,5 +1,5 @@
 import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } from '@shipyard/testing';
-import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { NewTicket } from '../src/store/types.js';
 import getTicket from '../src/tools/get_ticket.js';
 import transitionTicket from '../src/tools/transition_ticket.js';
@@ -49,13 +49,19 @@ interface Moved {
 }
 
 let client: TicketsClient;
-afterEach(async () => client?.close());
+let closeSql: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await client?.close();
+  const close = closeSql;
+  closeSql = undefined;
+  await close?.();
+});
 
-/** A connected server with project SHIP and `count` tickets SHIP-1…SHIP-count. */
+/** A connected server with project SHIP and `count` tickets SHIP-1…SHIP-count, and SQL on its database. */
 async function setup(count = 1, options: Parameters<typeof connectTickets>[0] = {}) {
   const connected = await connectWithSql(options);
   client = connected.client;
-  onTestFinished(connected.closeSql);
+  closeSql = connected.closeSql;
   await seedProject(client);
   for (let i = 1; i <= count; i++) await seedTicket(client, { title: `Ticket ${i}` });
   return connected;
@@ -387,10 +393,9 @@ describe('get_ticket', () => {
   it('returns the last 20 comments, newest last, with the count of all', async () => {
     const { sql } = await setup(1);
     const ticketId = await idOf(sql, 'SHIP-1');
-    const at = new Date().toISOString();
     await sql.batch(
-      'INSERT INTO comments (ticket_id, author, body, created_at) VALUES (?, ?, ?, ?)',
-      Array.from({ length: 25 }, (_, i) => [ticketId, 'bo', `comment ${i + 1}`, at]),
+      "INSERT INTO comments (ticket_id, author, body) VALUES (?, 'bo', ?)",
+      Array.from({ length: 25 }, (_, i) => [ticketId, `comment ${i + 1}`]),
     );
     const ticket = await get('SHIP-1');
     expect(ticket.comments_total).toBe(25);
@@ -502,17 +507,16 @@ describe('get_ticket', () => {
 
   it('groups links by relation from each side (by key), with the other ticket key, title and status', async () => {
     const { sql } = await setup(4);
-    const at = new Date().toISOString();
     // Stored once, canonical: blocks and duplicates source -> target, relates with the smaller id first.
     await sql.batch(
-      `INSERT INTO links (source_id, type, target_id, created_at)
-       SELECT s.id, ?, t.id, ? FROM tickets s, tickets t WHERE s.key = ? AND t.key = ?`,
+      `INSERT INTO links (source_id, type, target_id)
+       SELECT s.id, ?, t.id FROM tickets s, tickets t WHERE s.key = ? AND t.key = ?`,
       [
-        ['blocks', at, 'SHIP-1', 'SHIP-4'],
-        ['blocks', at, 'SHIP-1', 'SHIP-2'],
-        ['duplicates', at, 'SHIP-3', 'SHIP-1'],
-        ['relates', at, 'SHIP-1', 'SHIP-4'],
-        ['blocks', at, 'SHIP-3', 'SHIP-1'],
+        ['blocks', 'SHIP-1', 'SHIP-4'],
+        ['blocks', 'SHIP-1', 'SHIP-2'],
+        ['duplicates', 'SHIP-3', 'SHIP-1'],
+        ['relates', 'SHIP-1', 'SHIP-4'],
+        ['blocks', 'SHIP-3', 'SHIP-1'],
       ],
     );
     await move({ key: 'SHIP-2', status: 'todo' });
@@ -613,7 +617,7 @@ describe('update_ticket', () => {
       { field: 'labels', old: '["a"]', new: '["a","b"]', by: 'ana', at: out.updated_at },
     ]);
     // The priority rank used for sorting follows the priority.
-    expect(Number(await sql.value('SELECT priority_rank FROM tickets'))).toBe(1);
+    expect(await sql.value('SELECT priority_rank FROM tickets')).toBe(1);
   });
 
   it('stores text in composed form (NFC), so the same text typed decomposed is no change', async () => {
@@ -1368,9 +1372,9 @@ describe('transition_ticket', () => {
 
 describe('read-only mode and annotations', () => {
   it('hides update_ticket and transition_ticket and refuses them with forbidden', async () => {
-    const { client: readOnly, sql, closeSql } = await connectWithSql({ readOnly: true });
+    const { client: readOnly, sql, closeSql: close } = await connectWithSql({ readOnly: true });
     client = readOnly;
-    onTestFinished(closeSql);
+    closeSql = close;
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toContain('get_ticket');

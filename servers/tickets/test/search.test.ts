@@ -233,8 +233,9 @@ describe('text search', () => {
     await seedTicket(client, { title: 'Assigned to \u2068Ana\u2069 by the bot' });
     expect(await keys({ query: 'ana' })).toEqual(['SHIP-6']);
     expect(await keys({ query: 'Assigned to \u2068Ana\u2069' })).toEqual(['SHIP-6']);
-    // Characters the index ignores make no word, rather than an empty one that matches nothing.
-    expect(await keys({ query: 'crash \u19B0\u19B1' })).toEqual(['SHIP-5']);
+    // Characters the index ignores make no word, rather than an empty one that matches nothing. (SQLite's
+    // tables are older than Unicode 8, where these New Tai Lue signs became letters, as PostgreSQL reads them.)
+    if (!onPostgres) expect(await keys({ query: 'crash \u19B0\u19B1' })).toEqual(['SHIP-5']);
     // The same word twice is one word.
     expect(await keys({ query: 'crash* crash* CRASH*' })).toEqual(['SHIP-5']);
   });
@@ -1058,7 +1059,7 @@ describe('many hits', () => {
     expect(relevance.items).toHaveLength(100);
     // Listings without words take other plans (sort index walk, index intersection, narrow index first).
     const listings: [Record<string, unknown>, string][] = [
-      [{}, '1'],
+      [{}, '1 = 1'],
       [{ priority: ['high'], status: ['todo'] }, "priority = 'high' AND status = 'todo'"],
       [
         { priority: ['high'], status: ['todo'], type: 'bug' },
@@ -1068,10 +1069,7 @@ describe('many hits', () => {
       [{ assignee: 'none', priority: ['urgent'] }, "assignee IS NULL AND priority = 'urgent'"],
     ];
     for (const [filters, where] of listings) {
-      const count = connected.database.sqlite
-        .prepare(`SELECT count(*) FROM tickets WHERE ${where}`)
-        .pluck()
-        .get();
+      const count = await db.value(`SELECT CAST(count(*) AS INTEGER) FROM tickets WHERE ${where}`);
       for (const [sort, order] of Object.entries(orders)) {
         const page = await search({ ...filters, sort });
         expect(page.total).toBe(count);
@@ -1141,6 +1139,7 @@ describe('many hits', () => {
     ],
   ];
 
+  // On SQLite, bm25 weighs a ticket's length too, so the next test pins its exact order instead.
   it.runIf(onPostgres)(
     'counts text hits as the filters select them and ranks title matches first, on PostgreSQL',
     async () => {

@@ -1,3 +1,4 @@
+import { InvalidInput, NotFound } from '@shipyard/core';
 import { type Status, ticketUris } from './model.js';
 
 /** The five ways to name a link, from the side of the ticket it is read from. */
@@ -46,3 +47,59 @@ export const bothEnds = (key: string, target: string) => [
   ...ticketUris(key, { links: true }),
   ...ticketUris(target, { links: true }),
 ];
+
+/** The types a link is stored as: blocked_by and duplicated_by are rows of blocks and duplicates. */
+export type StoredLinkType = 'blocks' | 'duplicates' | 'relates';
+
+/** A link as stored, between ticket ids. */
+export interface CanonicalLink {
+  sourceId: number;
+  type: StoredLinkType;
+  targetId: number;
+}
+
+/** The stored row for "from <type> to": blocked_by/duplicated_by swap ends, relates puts the lower id first. */
+export function canonical(from: { id: number }, type: LinkType, to: { id: number }): CanonicalLink {
+  switch (type) {
+    case 'blocks':
+    case 'duplicates':
+      return { sourceId: from.id, type, targetId: to.id };
+    case 'blocked_by':
+      return { sourceId: to.id, type: 'blocks', targetId: from.id };
+    case 'duplicated_by':
+      return { sourceId: to.id, type: 'duplicates', targetId: from.id };
+    case 'relates':
+      return { sourceId: Math.min(from.id, to.id), type: 'relates', targetId: Math.max(from.id, to.id) };
+  }
+}
+
+/** A link or unlink of a ticket with itself. */
+export const selfLink = (key: string, change: 'link' | 'unlink') =>
+  new InvalidInput(
+    change === 'link'
+      ? `A ticket cannot be linked to itself (${key})`
+      : `A ticket is never linked to itself (${key}), so there is no such link to remove`,
+    { hint: 'Pass a different target key' },
+  );
+
+/** A blocks or duplicates link that would close a cycle, named by its keys (`chain`, elided with `…`). */
+export const linkCycle = (
+  key: string,
+  type: LinkType,
+  target: string,
+  stored: StoredLinkType,
+  chain: string[],
+) =>
+  new InvalidInput(`Linking ${key} ${type} ${target} would make a cycle: ${chain.join(` ${stored} `)}`, {
+    hint: 'Remove one link of the cycle with unlink_tickets first, or link as relates',
+  });
+
+/** No link of `type` from `key` to `target`; `actual` are the types the two do have, as read from `key`. */
+export const noSuchLink = (key: string, type: LinkType, target: string, actual: readonly LinkType[]) =>
+  new NotFound(`${key} has no ${type} link to ${target}`, {
+    hint:
+      actual.length > 0
+        ? `${actual.map((other) => `${key} ${other} ${target}`).join('; ')}: call unlink_tickets with ` +
+          `type ${actual.join(' or ')}`
+        : `${key} and ${target} are not linked; get_ticket with include links shows a ticket's links`,
+  });

@@ -1,4 +1,5 @@
 import { Conflict, quoteText } from '@shipyard/core';
+import type { NamedProject } from './keys.js';
 import { listOf, nowIso } from './model.js';
 
 export interface Project {
@@ -9,33 +10,33 @@ export interface Project {
   created_at: string;
 }
 
-/** Refuse a new project whose key is taken, naming the project that has it. */
+/** A new project's key is taken: Conflict naming the project that has it. */
 export const projectExists = (key: string, name: string) =>
   new Conflict(`Project ${key} already exists (${quoteText(name)})`, {
     hint: 'Use that project, or choose another key',
   });
 
 /**
- * Refuse a name other projects have (`twins`: those named alike, compared as projectNameKey compares, in
- * key order), naming them; undefined when there are none. One name a project: a name then tells a key
- * (see projectNotFound), and no team splits in two.
+ * One name a project: a name then tells a key (see projectNotFound), and no team splits in two. Conflict
+ * when `twins`, the other projects with the name (as projectNameKey compares), are any.
  */
-export function nameTaken(twins: readonly { key: string; name: string }[]): Conflict | undefined {
+export function checkNameTaken(twins: readonly NamedProject[]): void {
   const keys = twins.map((project) => project.key);
   const [first] = twins;
-  if (!first) return undefined;
-  return new Conflict(
-    keys.length > 1
-      ? `Projects ${listOf(keys)} already have the name ${quoteText(first.name)}`
-      : `Project ${first.key} already has the name ${quoteText(first.name)}`,
-    { hint: `Use ${listOf(keys, 'or')}, or choose another name` },
-  );
+  if (first) {
+    throw new Conflict(
+      keys.length > 1
+        ? `Projects ${listOf(keys)} already have the name ${quoteText(first.name)}`
+        : `Project ${first.key} already has the name ${quoteText(first.name)}`,
+      { hint: `Use ${listOf(keys, 'or')}, or choose another name` },
+    );
+  }
 }
 
 /**
  * What an update of a project writes: only what differs from it, in the order name, description, archived
  * (`archivedAt`: the time it is archived, or null when it is brought back). A store checks a new name with
- * nameTaken before writing it.
+ * checkNameTaken before writing it.
  */
 export function projectChanges(
   row: { name: string; description: string; archivedAt: string | null },

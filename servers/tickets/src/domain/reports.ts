@@ -1,4 +1,7 @@
 import { BIDI_CONTROLS, type Completion, InvalidInput, NotFound, named } from '@shipyard/core';
+import { fitComments } from './comments.js';
+import { countLinks, LINK_TYPES, LINKS_SHOWN, type LinkType, shownLinks, type TicketLinks } from './links.js';
+import { chars, clip, head, OPEN_STATUSES, PRIORITIES, STATUSES } from './model.js';
 import type {
   HistorySpan,
   ProjectLabelsData,
@@ -6,10 +9,7 @@ import type {
   ProjectStatusData,
   TicketLine,
   TicketPageData,
-} from '../store/rows.js';
-import { fitComments } from './comments.js';
-import { countLinks, LINK_TYPES, LINKS_SHOWN, type LinkType, shownLinks, type TicketLinks } from './links.js';
-import { chars, clip, head, OPEN_STATUSES, PRIORITIES, STATUSES } from './model.js';
+} from './pages.js';
 import { CLIPPED_CHARS, fitHistory, HISTORY_CHARS_SHOWN, SHORT_CHARS } from './tickets.js';
 
 /**

@@ -220,6 +220,156 @@ export function topWords(text: string, skip: ReadonlySet<string>, max: number): 
     .map(([w]) => w);
 }
 
+/** A candidate with its title's stemmed words, computed once. */
+export const withTitleStems = <T extends { title: string }>(row: T) =>
+  Object.assign(row, { stems: stems(row.title) });
+
+/**
+ * Of a query's hits (best first), the SIMILAR_CANDIDATES whose titles share the most stemmed words with
+ * `title`, ties in hit order: among many tickets holding all the words, bm25 would put those with short
+ * descriptions first, and a long report of the same title last.
+ */
+export function closestTitles<T extends { title: string }>(
+  title: string,
+  hits: T[],
+): (T & { stems: Set<string> })[] {
+  const given = stems(title);
+  return hits
+    .map((row, rank) => {
+      const hit = withTitleStems(row);
+      return { row: hit, rank, score: jaccard(given, hit.stems) };
+    })
+    .sort((a, b) => b.score - a.score || a.rank - b.rank)
+    .slice(0, SIMILAR_CANDIDATES)
+    .map(({ row }) => row);
+}
+
+/**
+ * The candidates scored as likely duplicates of a new ticket (options.title and description), those at or
+ * above SIMILAR_THRESHOLD, best first, at most options.limit (1 to 20, default 5). A candidate's score is
+ * the Jaccard index of its stemmed title words with the given title's, raised a little by description
+ * overlap, or, when the two descriptions (the candidate's first 5,000 characters) share MIN_SHARED_WORDS
+ * words or more, by the Jaccard index of their words times SAME_DESCRIPTION if that is higher.
+ */
+export function similarItems(
+  options: SimilarOptions,
+  candidates: readonly {
+    key: string;
+    title: string;
+    status: Status;
+    stems: Set<string>;
+    description?: string | undefined;
+  }[],
+): SimilarItem[] {
+  const limit = Math.min(Math.max(options.limit ?? 5, 1), 20);
+  const title = stems(options.title);
+  const descriptionText = (options.description ?? '').slice(0, 5_000);
+  const description = descriptionText.trim() ? stems(descriptionText) : undefined;
+  const sameTitle = words(options.title).join(' ');
+  const scored = candidates.map((row) => {
+    const rowTitle = row.stems;
+    let score = jaccard(title, rowTitle);
+    if (description) {
+      const rowDescription = stems(row.description ?? '');
+      // Description overlap can lift a differently worded title, never lower a matching one; a description
+      // with enough of the same words makes a likely duplicate on its own.
+      score += (1 - score) * 0.3 * jaccard(description, new Set([...rowTitle, ...rowDescription]));
+      const common = shared(description, rowDescription);
+      if (common >= MIN_SHARED_WORDS)
+        score = Math.max(score, SAME_DESCRIPTION * jaccard(description, rowDescription, common));
+    }
+    // Of equal scores, a title with the same words in the same order (the likeliest original) comes first.
+    const exact = words(row.title).join(' ') === sameTitle;
+    return { item: { key: row.key, title: row.title, status: row.status, score }, exact };
+  });
+  // The threshold applies to the exact score (0.296 is below 0.3); only the output is rounded.
+  return scored
+    .filter(({ item }) => item.score >= SIMILAR_THRESHOLD)
+    .sort((a, b) => b.item.score - a.item.score || Number(b.exact) - Number(a.exact))
+    .slice(0, limit)
+    .map(({ item }) => Object.assign(item, { score: Math.round(item.score * 100) / 100 }));
+}
+
+/** An empty answer says what to do next: nothing like it, so the new ticket is no duplicate. */
+export const noSimilar = (options: SimilarOptions, project: string | undefined) =>
+  `No similar ${options.include_closed ? '' : 'open '}tickets${project ? ` in ${project}` : ''}: ` +
+  `create_ticket adds this one${options.include_closed ? '' : ' (include_closed also compares done and cancelled ones)'}`;
+
+/** Most title words used in the OR query, and description words added to them. */
+export const MAX_TITLE_WORDS = 12;
+export const MAX_DESCRIPTION_WORDS = 4;
+/** Candidates of each query scored per call (of the title's query: those whose titles share most words). */
+export const SIMILAR_CANDIDATES = 30;
+/** Matches below this score are left out. */
+export const SIMILAR_THRESHOLD = 0.3;
+/** The score of a ticket whose description has the same words as the one given, whatever its title. */
+export const SAME_DESCRIPTION = 0.9;
+/**
+ * Significant words two descriptions must share before their likeness counts on its own: boilerplate such as
+ * "See attached screenshot" or "TBD" is the same in unrelated tickets.
+ */
+export const MIN_SHARED_WORDS = 6;
+
+/** What an empty search says to do next: make a project, a ticket, or widen the search. */
+export function emptySearchHint(state: {
+  anyProject: boolean;
+  anyTicket: boolean;
+  project?: string | undefined;
+}) {
+  if (!state.anyProject)
+    return 'No projects yet: create_project makes one, then create_ticket adds its tickets';
+  if (!state.anyTicket) {
+    return `No tickets${state.project ? ` in ${state.project}` : ''} yet: create_ticket adds one`;
+  }
+  return 'Nothing matches: drop a filter or a word to widen the search, or create_ticket for new work';
+}
+
+/** A label or name as spellings of it compare: decomposed, letters and digits only, lower case. */
+export const spelling = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]/gu, '')
+    .toLowerCase();
+
+/**
+ * The values in use (`used`, each with how many tickets have it) spelt like `wanted` (`needs_review` for
+ * `needs review`, `CHLOÉ` for `Chloé`), most used first, five at most, as a note lists them.
+ */
+export function spelledLike(wanted: string, used: readonly { value: string; n: number }[]): string[] {
+  const key = spelling(wanted);
+  return used
+    .filter((row) => spelling(row.value) === key)
+    .toSorted((a, b) => b.n - a.n)
+    .slice(0, 5)
+    .map((row) => `${quoteText(row.value)} (${row.n})`);
+}
+
+/** The labels and names in use like a label or assignee filter that no ticket has (see spelledLike). */
+export interface NearMisses {
+  label?: string[];
+  assignee?: string[];
+}
+
+/** For a search that found nothing, the note naming the near misses of its filters; undefined for none. */
+export function nearMissNote(
+  label: string | undefined,
+  assignee: string | null | undefined,
+  near: NearMisses,
+): string | undefined {
+  const notes: string[] = [];
+  if (label && near.label?.length) {
+    notes.push(
+      `no ticket has the label ${quoteText(label)}; labels in use like it: ${near.label.join(', ')}`,
+    );
+  }
+  if (assignee && near.assignee?.length) {
+    notes.push(
+      `no ticket is assigned to ${quoteText(assignee)}; names in use like it: ${near.assignee.join(', ')}`,
+    );
+  }
+  return notes.length ? `Found nothing: ${notes.join('; ')}` : undefined;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // The rules of a search's answer, the same on either engine
 
@@ -399,82 +549,13 @@ export function pageItems(
   return items;
 }
 
-/**
- * What to do about a search that found nothing: make the first project or ticket where there is none (in the
- * project asked for), else widen the search (tickets exist, so some word or filter left them out).
- */
-export function emptyHint(facts: { projects: boolean; tickets: boolean; project?: string | undefined }) {
-  if (!facts.projects)
-    return 'No projects yet: create_project makes one, then create_ticket adds its tickets';
-  if (!facts.tickets)
-    return `No tickets${facts.project ? ` in ${facts.project}` : ''} yet: create_ticket adds one`;
-  return 'Nothing matches: drop a filter or a word to widen the search, or create_ticket for new work';
-}
-
-/** Letters and digits only, in lower case, without accents: how two spellings of one label or name compare. */
-const folded = (text: string) =>
-  text
-    .normalize('NFKD')
-    .replace(/[^\p{L}\p{N}]/gu, '')
-    .toLowerCase();
-
-/** Whether a label or name filter may have meant other values in use (see {@link nearMissNote}). */
-export const foldsToSomething = (wanted: string) => folded(wanted) !== '';
-
-/** The values in use (with how many use each) spelt like `wanted`, most used first, as a note lists them. */
-export function lookalikes(wanted: string, all: readonly { value: string; n: number }[]): string[] {
-  const key = folded(wanted);
-  return all
-    .filter((row) => folded(row.value) === key)
-    .toSorted((a, b) => b.n - a.n)
-    .slice(0, 5)
-    .map((row) => `${quoteText(row.value)} (${row.n})`);
-}
-
-/**
- * For a search that found nothing, the labels or names in use that a label or assignee filter may have meant
- * (spelt otherwise: `needs_review` for `needs review`, `CHLOÉ` for `Chloé`), when the one given is in use
- * nowhere; undefined when there is none.
- */
-export function nearMissNote(near: {
-  label?: { wanted: string; like: readonly string[] } | undefined;
-  assignee?: { wanted: string; like: readonly string[] } | undefined;
-}): string | undefined {
-  const notes: string[] = [];
-  if (near.label?.like.length)
-    notes.push(
-      `no ticket has the label ${quoteText(near.label.wanted)}; labels in use like it: ${near.label.like.join(', ')}`,
-    );
-  if (near.assignee?.like.length)
-    notes.push(
-      `no ticket is assigned to ${quoteText(near.assignee.wanted)}; names in use like it: ${near.assignee.like.join(', ')}`,
-    );
-  return notes.length ? `Found nothing: ${notes.join('; ')}` : undefined;
-}
-
 // ---------------------------------------------------------------------------------------------------------
-// Similar tickets, the same on either engine
+// What a duplicate check searches with, the same on either engine
 
-/** Most title words used in the OR query, and description words added to them. */
-export const MAX_TITLE_WORDS = 12;
-export const MAX_DESCRIPTION_WORDS = 4;
-/** Candidates of each query scored per call (of the title's query: those whose titles share most words). */
-export const SIMILAR_CANDIDATES = 30;
 /** Best title hits whose titles are compared word by word, for the SIMILAR_CANDIDATES closest. */
 export const SIMILAR_TITLE_HITS = 300;
-/** Matches below this score are left out. */
-export const SIMILAR_THRESHOLD = 0.3;
-/** The score of a ticket whose description has the same words as the one given, whatever its title. */
-const SAME_DESCRIPTION = 0.9;
-/**
- * Significant words two descriptions must share before their likeness counts on its own: boilerplate such as
- * "See attached screenshot" or "TBD" is the same in unrelated tickets.
- */
-export const MIN_SHARED_WORDS = 6;
-
 /** The words a duplicate check searches with (see findSimilarTickets on either engine). */
 export interface SimilarQuery {
-  limit: number;
   /** The title's significant words as written, for an OR query over titles. */
   titleWords: string[];
   /** The description's most frequent words not in the title, added to the title's in a second query. */
@@ -490,7 +571,6 @@ export function similarQuery(options: SimilarOptions): SimilarQuery {
   const descriptionText = (options.description ?? '').slice(0, 5_000);
   const description = descriptionText.trim() ? stems(descriptionText) : undefined;
   return {
-    limit: Math.min(Math.max(options.limit ?? 5, 1), 20),
     titleWords,
     descriptionWords: topWords(descriptionText, new Set(titleWords), MAX_DESCRIPTION_WORDS),
     sameDescriptionWords:
@@ -503,64 +583,3 @@ export function similarQuery(options: SimilarOptions): SimilarQuery {
 
 /** Nothing to compare (`!!!`): said, as search_tickets says it, so an empty list is not read as no duplicate. */
 export const NO_TITLE_WORD = 'The title has no word to compare: words are letters and digits';
-
-/**
- * Of the best hits of the title's query (best first), the SIMILAR_CANDIDATES whose titles share the most
- * words with the given title (ties: the better hit).
- */
-export function closestTitles<T extends { title: string }>(title: string, hits: readonly T[]): T[] {
-  const wanted = stems(title);
-  return hits
-    .map((row, rank) => ({ row, rank, score: jaccard(wanted, stems(row.title)) }))
-    .sort((a, b) => b.score - a.score || a.rank - b.rank)
-    .slice(0, SIMILAR_CANDIDATES)
-    .map(({ row }) => row);
-}
-
-/**
- * Candidates scored by the Jaccard index of their lightly stemmed title words with the given title's, raised
- * a little by description overlap, or, when the two descriptions share MIN_SHARED_WORDS words or more, by the
- * Jaccard index of their words (times SAME_DESCRIPTION) if that is higher; those at or above the threshold,
- * best first, at most `query.limit`, with the note of an empty answer.
- */
-export function scoreSimilar(
-  options: SimilarOptions,
-  query: SimilarQuery,
-  candidates: readonly { key: string; title: string; status: Status; description?: string | undefined }[],
-  project: string | undefined,
-): { items: SimilarItem[]; note?: string } {
-  const title = stems(options.title);
-  const { description } = query;
-  const sameTitle = words(options.title).join(' ');
-  const scored = candidates.map((row) => {
-    const rowTitle = stems(row.title);
-    let score = jaccard(title, rowTitle);
-    if (description) {
-      const rowDescription = stems(row.description ?? '');
-      // Description overlap can lift a differently worded title, never lower a matching one; a description
-      // with enough of the same words makes a likely duplicate on its own.
-      score += (1 - score) * 0.3 * jaccard(description, new Set([...rowTitle, ...rowDescription]));
-      const common = shared(description, rowDescription);
-      if (common >= MIN_SHARED_WORDS)
-        score = Math.max(score, SAME_DESCRIPTION * jaccard(description, rowDescription, common));
-    }
-    // Of equal scores, a title with the same words in the same order (the likeliest original) comes first.
-    const exact = words(row.title).join(' ') === sameTitle;
-    return { item: { key: row.key, title: row.title, status: row.status, score }, exact };
-  });
-  // The threshold applies to the exact score (0.296 is below 0.3); only the output is rounded.
-  const items = scored
-    .filter(({ item }) => item.score >= SIMILAR_THRESHOLD)
-    .sort((a, b) => b.item.score - a.item.score || Number(b.exact) - Number(a.exact))
-    .slice(0, query.limit)
-    .map(({ item }) => Object.assign(item, { score: Math.round(item.score * 100) / 100 }));
-  if (items.length > 0) return { items };
-  // An empty answer says what to do next: nothing like it, so the new ticket is no duplicate.
-  const open = !options.include_closed;
-  return {
-    items,
-    note:
-      `No similar ${open ? 'open ' : ''}tickets${project ? ` in ${project}` : ''}: ` +
-      `create_ticket adds this one${open ? ' (include_closed also compares done and cancelled ones)' : ''}`,
-  };
-}

@@ -1,18 +1,19 @@
 import { Conflict, InvalidInput } from '@shipyard/core';
-import type { TicketDetailsData, TicketPatch } from '../store/rows.js';
 import { type Comment, fitComments } from './comments.js';
 import { countLinks, shownLinks, type TicketLinks } from './links.js';
 import {
   type Change,
   clip,
-  elide,
+  labelsUri,
   normaliseLabels,
+  opensOrCloses,
   type Priority,
-  parseLabels,
-  priorityRank,
+  type Status,
   type Ticket,
   type TicketType,
+  ticketUris,
 } from './model.js';
+import type { TicketDetailsData } from './pages.js';
 
 /** How many of the latest comments and history entries get_ticket returns. */
 export const COMMENTS_SHOWN = 20;
@@ -107,85 +108,98 @@ export function ticketDetails(data: TicketDetailsData): TicketDetails {
   return details;
 }
 
-/** The plain fields of an update: input name and the row's (camel case) name. */
-const PLAIN_FIELDS = [
-  ['title', 'title'],
-  ['description', 'description'],
-  ['type', 'type'],
-  ['priority', 'priority'],
-  ['assignee', 'assignee'],
-  ['estimate', 'estimate'],
-  ['due_date', 'dueDate'],
-] as const;
-
-/** The columns an update of a ticket's own fields writes (camel case, as the rows are). */
-export interface FieldSet {
-  title?: string;
-  description?: string;
-  type?: TicketType;
-  priority?: Priority;
-  priorityRank?: number;
-  assignee?: string | null;
-  estimate?: number | null;
-  dueDate?: string | null;
-  /** A JSON array, as stored. */
-  labels?: string;
+export interface TicketPatch {
+  key: string;
+  expected_version?: number | undefined;
+  title?: string | undefined;
+  description?: string | undefined;
+  type?: TicketType | undefined;
+  priority?: Priority | undefined;
+  assignee?: string | null | undefined;
+  /** Replaces all labels. */
+  labels?: readonly string[] | undefined;
+  estimate?: number | null | undefined;
+  due_date?: string | null | undefined;
+  parent?: string | null | undefined;
 }
 
+/** The fields a patch sets as they are (title to due_date), in the order history records them. */
+export const PLAIN_FIELDS = [
+  'title',
+  'description',
+  'type',
+  'priority',
+  'assignee',
+  'estimate',
+  'due_date',
+] as const;
+export type PlainField = (typeof PLAIN_FIELDS)[number];
+
 /**
- * What an update writes of a ticket's own fields (all but the parent): only those that differ, each a
- * history change, labels normalised and compared as a set, the priority's rank with the priority.
+ * What a patch changes of a ticket's plain fields and labels (normalised), as history records it: only what
+ * differs, in PLAIN_FIELDS order, labels last. The parent is the store's to compare (it names a ticket).
  */
-export function fieldChanges(
-  row: {
-    title: string;
-    description: string;
-    type: TicketType;
-    priority: Priority;
-    assignee: string | null;
-    estimate: number | null;
-    dueDate: string | null;
-    labels: string;
-  },
-  input: TicketPatch,
-): { set: FieldSet; changes: Change[] } {
-  const set: FieldSet = {};
+export function patchChanges(current: Pick<Ticket, PlainField | 'labels'>, input: TicketPatch): Change[] {
   const changes: Change[] = [];
-  for (const [field, column] of PLAIN_FIELDS) {
+  for (const field of PLAIN_FIELDS) {
     const value = input[field];
-    if (value === undefined || value === row[column]) continue;
-    changes.push({ field, old: row[column], new: value });
-    Object.assign(set, { [column]: value });
+    if (value === undefined || value === current[field]) continue;
+    changes.push({ field, old: current[field], new: value });
   }
-  if (set.priority) set.priorityRank = priorityRank(set.priority);
   if (input.labels) {
-    const current = parseLabels(row.labels);
     const next = normaliseLabels(input.labels);
-    if (JSON.stringify(next) !== JSON.stringify(current)) {
-      changes.push({ field: 'labels', old: current, new: next });
-      set.labels = JSON.stringify(next);
+    if (JSON.stringify(next) !== JSON.stringify(current.labels)) {
+      changes.push({ field: 'labels', old: current.labels, new: next });
     }
   }
-  return { set, changes };
+  return changes;
 }
 
-/** Refuse a ticket as its own parent. */
-export const ownParent = (key: string) =>
-  new InvalidInput(`${key} cannot be its own parent`, {
-    hint: 'Pass another ticket as parent, or null to clear it',
-  });
+/**
+ * The pages a new ticket changes: its own, its project's, the project list (its counts), its parent's and
+ * its project's labels page when it shows there.
+ */
+export function createdUris(ticket: Pick<Ticket, 'key' | 'parent' | 'labels'>): string[] {
+  const changed = [...ticketUris(ticket.key), 'tickets://projects'];
+  if (ticket.parent) changed.push(`tickets://${ticket.parent}`);
+  if (ticket.labels.length > 0) changed.push(labelsUri(ticket.key));
+  return changed;
+}
 
 /**
- * Refuse a parent that is one of the ticket's descendants, naming the chain (child -> parent) it would
- * close: `ancestors` are the parent's ancestors' keys, nearest first, up to the ticket itself.
+ * The pages an update changes: its own, its old and new parent's (they list their children), its labels
+ * page for new labels, and for a new title `shownOn`, the pages that show it (the store's shownOn).
  */
-export function parentCycle(ticket: string, parent: string, ancestors: readonly string[]): InvalidInput {
-  const chain = [ticket, parent, ...ancestors];
-  const last = chain.at(-2);
-  return new InvalidInput(
-    `Making ${parent} the parent of ${ticket} would create a cycle (child -> parent): ${elide(chain, '…').join(' -> ')}`,
-    {
-      hint: `Pick a parent outside ${ticket}'s subtree, or first clear the parent of ${last} with update_ticket`,
-    },
-  );
+export function updatedUris(
+  key: string,
+  fields: readonly string[],
+  parents: readonly string[],
+  shownOn: () => string[],
+): string[] {
+  return [
+    ...ticketUris(key),
+    ...parents.map((parent) => `tickets://${parent}`),
+    ...(fields.includes('labels') ? [labelsUri(key)] : []),
+    ...(fields.includes('title') ? shownOn() : []),
+  ];
+}
+
+/**
+ * The pages a transition changes. Its parent and linked tickets show its status (`shownOn`, asked with
+ * `blocking` when it opens or closes); opened or closed, it changes the open counts of the project list and
+ * (of its labels) on its project's labels page, and the blocked lists of the projects it blocks. A closed
+ * ticket's resolution corrected changes its own pages only.
+ */
+export function transitionUris(
+  ticket: { key: string; status: Status; labelled: boolean },
+  to: Status,
+  shownOn: (options: { blocking: boolean }) => string[],
+): string[] {
+  const blocking = opensOrCloses(ticket.status, to);
+  return [
+    ...ticketUris(ticket.key),
+    ...(blocking ? ['tickets://projects'] : []),
+    ...(blocking && ticket.labelled ? [labelsUri(ticket.key)] : []),
+    ...(ticket.status === to ? [] : shownOn({ blocking })),
+  ];
 }

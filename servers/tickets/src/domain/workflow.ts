@@ -1,5 +1,5 @@
 import { InvalidInput } from '@shipyard/core';
-import { type Change, listOf, type Status, TRANSITIONS } from './model.js';
+import { type Change, elide, listOf, type Status, TRANSITIONS } from './model.js';
 
 /** The resolution a ticket gets when closed without one. */
 export const DEFAULT_RESOLUTION = { done: 'done', cancelled: "won't do" } as const;
@@ -100,4 +100,25 @@ export function decideTransition(
   if (resolution !== row.resolution)
     changes.push({ field: 'resolution', old: row.resolution, new: resolution });
   return { resolution, changes };
+}
+
+/** A ticket named as its own parent. */
+export const ownParent = (key: string) =>
+  new InvalidInput(`${key} cannot be its own parent`, {
+    hint: 'Pass another ticket as parent, or null to clear it',
+  });
+
+/**
+ * Parents form a forest: a new parent whose ancestors (`ancestors`, nearest first, up to the ticket itself)
+ * lead back to the ticket is refused, naming the chain (child -> parent) the change would close.
+ */
+export function parentCycle(key: string, parent: string, ancestors: readonly string[]): InvalidInput {
+  const chain = [key, parent, ...ancestors];
+  const last = chain.at(-2);
+  return new InvalidInput(
+    `Making ${parent} the parent of ${key} would create a cycle (child -> parent): ${elide(chain, '…').join(' -> ')}`,
+    {
+      hint: `Pick a parent outside ${key}'s subtree, or first clear the parent of ${last} with update_ticket`,
+    },
+  );
 }

@@ -1,7 +1,7 @@
 /** Projects: create, update, list, keys, completion. */
 
 import { OPEN_STATUSES } from '../../domain/model.js';
-import { changedFields, nameTaken, projectChanges, projectExists } from '../../domain/projects.js';
+import { changedFields, checkNameTaken, projectChanges, projectExists } from '../../domain/projects.js';
 import { LIMITS } from '../../domain/reports.js';
 import type { ProjectList, TicketsStore } from '../types.js';
 import type { PgAccess } from './access.js';
@@ -28,8 +28,7 @@ const lockNames = (tx: Query) =>
 
 /** Refuse a name another project has (compared as projectsNamed compares), naming it. */
 async function checkNameFree(tx: Query, name: string, self?: string): Promise<void> {
-  const taken = nameTaken((await projectsNamed(tx, name)).filter((project) => project.key !== self));
-  if (taken) throw taken;
+  checkNameTaken((await projectsNamed(tx, name)).filter((project) => project.key !== self));
 }
 
 const countOf = async (q: Query, sql: string, values: unknown[] = []) =>
@@ -91,7 +90,10 @@ export function projectsPart(access: PgAccess): ProjectsPart {
 
     listProjects: (options) =>
       access.read(async (q): Promise<ProjectList> => {
-        const { after, includeArchived = false, limit } = options;
+        const { includeArchived = false, limit } = options;
+        // PostgreSQL text holds no NUL. No key holds one either, so the keys after text with a NUL are
+        // those after the text before it.
+        const after = options.after?.split('\0')[0];
         const listed = includeArchived ? 'true' : 'p.archived_at IS NULL';
         const total = await countOf(q, `SELECT count(*)::int AS n FROM projects p WHERE ${listed}`);
         // One more than shown, to know whether any follow.

@@ -12,13 +12,13 @@ import {
   closestTitles,
   DUE_NONE,
   type ExtraField,
-  emptyHint,
+  emptySearchHint,
   fold,
-  foldsToSomething,
   LIST_DESCRIPTION_CHARS,
-  lookalikes,
+  type NearMisses,
   NO_TITLE_WORD,
   nearMissNote,
+  noSimilar,
   pageItems,
   type SearchItem,
   type SearchOptions,
@@ -28,11 +28,14 @@ import {
   type SimilarItem,
   type SimilarOptions,
   type Sort,
-  scoreSimilar,
   searchQueryKey,
+  similarItems,
   similarQuery,
   sinceOf,
+  spelledLike,
+  spelling,
   todayUtc,
+  withTitleStems,
 } from '../../domain/search.js';
 import type { TicketsStore } from '../types.js';
 import type { PgAccess, Query } from './access.js';
@@ -247,44 +250,38 @@ async function searchTickets(
   return note ? Object.assign(found, { note }) : found;
 }
 
-/** emptyHint's facts: whether there are projects, and tickets (in the project asked for). */
+/** What to do about a search that found nothing (see domain emptySearchHint). */
 async function emptyFacts(q: Query, project: { id: number; key: string } | undefined) {
-  const projects = Boolean(await rowOf(q, sql`SELECT 1 FROM projects LIMIT 1`));
+  const anyProject = Boolean(await rowOf(q, sql`SELECT 1 FROM projects LIMIT 1`));
   const scope = project ? sql` WHERE project_id = ${project.id}::int` : sql``;
-  const tickets = projects && Boolean(await rowOf(q, sql`SELECT 1 FROM tickets${scope} LIMIT 1`));
-  return emptyHint({ projects, tickets, project: project?.key });
+  const anyTicket = anyProject && Boolean(await rowOf(q, sql`SELECT 1 FROM tickets${scope} LIMIT 1`));
+  return emptySearchHint({ anyProject, anyTicket, project: project?.key });
 }
 
-/** The labels or names in use that a label or assignee filter may have meant (see nearMissNote). */
+/** The labels or names in use that a label or assignee filter may have meant (see domain nearMissNote). */
 async function nearMisses(q: Query, label: string | undefined, assignee: string | null | undefined) {
   /** The values in use spelt like `wanted`; none when it is in use itself (ruled out by other filters). */
-  const like = async (wanted: string, used: SQL, all: SQL) =>
-    !foldsToSomething(wanted) || (await rowOf(q, used))
+  const lookalikes = async (wanted: string, used: SQL, all: SQL) =>
+    !spelling(wanted) || (await rowOf(q, used))
       ? []
-      : lookalikes(wanted, await rowsOf<{ value: string; n: number }>(q, all));
-  const labels = sql`jsonb_array_elements_text(tickets.labels::jsonb) AS j(value)`;
-  return nearMissNote({
-    label: label
-      ? {
-          wanted: label,
-          like: await like(
-            label,
-            sql`SELECT 1 FROM tickets WHERE jsonb_exists(tickets.labels::jsonb, ${label}::text) LIMIT 1`,
-            sql`SELECT j.value AS value, count(*)::int AS n FROM tickets, ${labels} GROUP BY j.value`,
-          ),
-        }
-      : undefined,
-    assignee: assignee
-      ? {
-          wanted: assignee,
-          like: await like(
-            assignee,
-            sql`SELECT 1 FROM tickets WHERE nocase(assignee) = nocase(${assignee}::text) LIMIT 1`,
-            sql`SELECT assignee AS value, count(*)::int AS n FROM tickets WHERE assignee IS NOT NULL GROUP BY assignee`,
-          ),
-        }
-      : undefined,
-  });
+      : spelledLike(wanted, await rowsOf<{ value: string; n: number }>(q, all));
+  const near: NearMisses = {};
+  if (label) {
+    near.label = await lookalikes(
+      label,
+      sql`SELECT 1 FROM tickets WHERE jsonb_exists(tickets.labels::jsonb, ${label}::text) LIMIT 1`,
+      sql`SELECT j.value, count(*)::int AS n FROM tickets, jsonb_array_elements_text(tickets.labels::jsonb) AS j(value)
+          GROUP BY j.value`,
+    );
+  }
+  if (assignee) {
+    near.assignee = await lookalikes(
+      assignee,
+      sql`SELECT 1 FROM tickets WHERE nocase(assignee) = nocase(${assignee}::text) LIMIT 1`,
+      sql`SELECT assignee AS value, count(*)::int AS n FROM tickets WHERE assignee IS NOT NULL GROUP BY assignee`,
+    );
+  }
+  return nearMissNote(label, assignee, near);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -314,7 +311,7 @@ interface Candidate {
  * Likely duplicates of a ticket that is about to be created, as on SQLite: the title's significant words form
  * an OR query over titles, and with a few frequent words of the description added, a second one; a
  * description's most frequent words, all of them, form a third over descriptions. The best hits of each by
- * ts_rank_cd that pass the filters are scored by domain scoreSimilar.
+ * ts_rank_cd that pass the filters are scored by domain similarItems.
  */
 async function findSimilarTickets(
   q: Query,
@@ -330,13 +327,18 @@ async function findSimilarTickets(
   const archived = project ? [] : await archivedProjectIds(q);
   if (archived.length > 0) filters.push(sql`tickets.project_id NOT IN (${sqlList(archived)})`);
   if (!options.include_closed) filters.push(OPEN);
-  /** The best hits of a query that pass the filters, at most `keep` of them, best first. */
+  /**
+   * The best hits of a query that pass the filters, at most `keep` of them, best first. The rank is divided
+   * by the log of the ticket's length, as bm25 weighs length: of tickets that hold the same words, the ones
+   * that say little else come first.
+   */
   const best = async (match: SQL, keep: number) => {
     const conds = sql.join([sql`tickets.search @@ ${match}`, ...filters], sql` AND `);
     return rowsOf<Candidate>(
       q,
       sql`SELECT tickets.id, tickets.key, tickets.title, tickets.status FROM tickets WHERE ${conds}
-          ORDER BY ${rankOf(sql`tickets.search`, match)} DESC, tickets.id DESC LIMIT ${keep}::int`,
+          ORDER BY ${rankOf(sql`tickets.search`, match)} / (1 + ln(1 + length(tickets.search))) DESC, tickets.id DESC
+          LIMIT ${keep}::int`,
     );
   };
   // The title's words alone pick candidates, so the description cannot push out a ticket the title finds; of
@@ -351,7 +353,7 @@ async function findSimilarTickets(
     for (const row of await best(match, SIMILAR_CANDIDATES)) {
       if (seen.has(row.key)) continue;
       seen.add(row.key);
-      candidates.push(row);
+      candidates.push(withTitleStems(row));
     }
   };
   if (descriptionWords.length > 0) await add(stemsQuery([...titleWords, ...descriptionWords], 'A', '|'));
@@ -368,10 +370,9 @@ async function findSimilarTickets(
         ).map((row) => [row.id, row.description])
       : [],
   );
-  return scoreSimilar(
+  const items = similarItems(
     options,
-    query,
     candidates.map((row) => Object.assign(row, { description: descriptions.get(row.id) })),
-    project?.key,
   );
+  return items.length > 0 ? { items } : { items, note: noSimilar(options, project?.key) };
 }

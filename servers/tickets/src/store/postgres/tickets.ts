@@ -15,14 +15,22 @@ import {
   normaliseLabels,
   nowIso,
   opensOrCloses,
+  type Priority,
   parseLabels,
   priorityRank,
   ticketUris,
 } from '../../domain/model.js';
 import { resolvePerson } from '../../domain/people.js';
-import { deleteRefused, NAMED } from '../../domain/removal.js';
-import { checkVersion, type FieldSet, fieldChanges, ownParent, parentCycle } from '../../domain/tickets.js';
-import { decideTransition } from '../../domain/workflow.js';
+import { checkRemovable, NAMED } from '../../domain/removal.js';
+import {
+  checkVersion,
+  createdUris,
+  type PlainField,
+  patchChanges,
+  transitionUris,
+  updatedUris,
+} from '../../domain/tickets.js';
+import { decideTransition, ownParent, parentCycle } from '../../domain/workflow.js';
 import type { NewTicket, TicketPatch, TicketsStore, Transition, TransitionResult } from '../types.js';
 import type { PgAccess } from './access.js';
 import { linkWithin, lockLinkGraph } from './links.js';
@@ -46,17 +54,15 @@ export type TicketsPart = Pick<
   'createTicket' | 'updateTicket' | 'transitionTicket' | 'bulkUpdate' | 'deleteTicket'
 >;
 
-/** The column each field an update writes is stored in (fixed names: no input reaches the SQL text). */
-const COLUMNS: Record<keyof FieldSet, string> = {
+/** The column each plain field is stored in (fixed names: no input reaches the SQL text). */
+const COLUMNS: Record<PlainField, string> = {
   title: 'title',
   description: 'description',
   type: 'type',
   priority: 'priority',
-  priorityRank: 'priority_rank',
   assignee: 'assignee',
   estimate: 'estimate',
-  dueDate: 'due_date',
-  labels: 'labels',
+  due_date: 'due_date',
 };
 
 /**
@@ -157,10 +163,7 @@ async function createWithin(tx: Query, input: NewTicket, by: string | undefined)
     [row.id, row.key, by ?? null, at],
   );
   const ticket = await toTicket(tx, row);
-  const changed = [...ticketUris(ticket.key), 'tickets://projects'];
-  if (ticket.parent) changed.push(`tickets://${ticket.parent}`);
-  if (ticket.labels.length > 0) changed.push(labelsUri(ticket.key));
-  return { ticket, changed };
+  return { ticket, changed: createdUris(ticket) };
 }
 
 /** Change some fields of a ticket, inside the caller's write; see TicketsStore.updateTicket. */
@@ -168,7 +171,7 @@ async function updateWithin(tx: Query, input: TicketPatch, by: string | undefine
   if (input.parent !== undefined && input.parent !== null) await lockParents(tx);
   const row = await getTicketRow(tx, input.key, true);
   checkVersion(row, input.expected_version);
-  const { set, changes } = fieldChanges({ ...row, dueDate: row.due_date }, input);
+  const changes = patchChanges({ ...row, labels: parseLabels(row.labels) }, input);
   const parents: string[] = [];
   let parentId: number | null | undefined;
   if (input.parent !== undefined) {
@@ -187,13 +190,18 @@ async function updateWithin(tx: Query, input: TicketPatch, by: string | undefine
   }
   if (changes.length === 0) return { ticket: await toTicket(tx, row), fields: [], changed: [] };
   const at = nowIso();
-  const columns = Object.entries(set) as [keyof FieldSet, unknown][];
-  const values: unknown[] = [row.id, at, ...columns.map(([, value]) => value)];
-  const assignments = columns.map(([field], i) => `${COLUMNS[field]} = $${i + 3}`);
-  if (parentId !== undefined) {
-    values.push(parentId);
-    assignments.push(`parent_id = $${values.length}`);
+  const values: unknown[] = [row.id, at];
+  const assignments: string[] = [];
+  const set = (column: string, value: unknown) => {
+    values.push(value);
+    assignments.push(`${column} = $${values.length}`);
+  };
+  for (const change of changes) {
+    if (change.field === 'labels') set('labels', JSON.stringify(change.new));
+    else if (change.field !== 'parent') set(COLUMNS[change.field as PlainField], change.new);
+    if (change.field === 'priority') set('priority_rank', priorityRank(change.new as Priority));
   }
+  if (parentId !== undefined) set('parent_id', parentId);
   const updated = (
     await tx.query<TicketDbRow>(
       `UPDATE tickets SET ${[...assignments, 'version = version + 1', 'updated_at = $2'].join(', ')}
@@ -203,13 +211,8 @@ async function updateWithin(tx: Query, input: TicketPatch, by: string | undefine
   ).rows[0] as TicketDbRow;
   await recordHistory(tx, row.id, changes, by, at);
   const fields = changes.map((change) => change.field);
-  // The old and new parent list it among their children; its parent and linked tickets show its title.
-  const changed = [
-    ...ticketUris(row.key),
-    ...parents.map((key) => `tickets://${key}`),
-    ...(fields.includes('labels') ? [labelsUri(row.key)] : []),
-    ...(fields.includes('title') ? await shownOn(tx, row.key) : []),
-  ];
+  const shown = fields.includes('title') ? await shownOn(tx, row.key) : [];
+  const changed = updatedUris(row.key, fields, parents, () => shown);
   return { ticket: await toTicket(tx, updated), fields, changed };
 }
 
@@ -228,16 +231,14 @@ async function transitionWithin(tx: Query, input: Transition, by: string | undef
   ).rows[0] as TransitionResult;
   await recordHistory(tx, row.id, changes, by, at);
   if (input.comment !== undefined) await insertComment(tx, row.id, input.comment, by, at);
-  // Its parent and linked tickets show its status; opened or closed, it changes the open counts of the
-  // project list and (of its labels) on its project's labels page, and the blocked lists of the projects
-  // it blocks. A closed ticket's resolution corrected changes its own pages only.
+  // shownOn is asked before the URIs are made (it is a query): only when the status changes, as they use it.
   const blocking = opensOrCloses(row.status, input.status);
-  const changed = [
-    ...ticketUris(row.key),
-    ...(blocking ? ['tickets://projects'] : []),
-    ...(blocking && row.labels !== '[]' ? [labelsUri(row.key)] : []),
-    ...(row.status === input.status ? [] : await shownOn(tx, row.key, { blocking })),
-  ];
+  const shown = row.status === input.status ? [] : await shownOn(tx, row.key, { blocking });
+  const changed = transitionUris(
+    { key: row.key, status: row.status, labelled: row.labels !== '[]' },
+    input.status,
+    () => shown,
+  );
   return { result, changed };
 }
 
@@ -333,12 +334,13 @@ export function ticketsPart(access: PgAccess): TicketsPart {
         const linked = LINK_TYPES.flatMap((type) =>
           grouped[type].map((ticket) => ({ type, key: ticket.key })),
         );
-        const refused = deleteRefused(
-          row.key,
-          children.map((child) => child.key),
-          linked,
-        );
-        if (refused && !input.force) throw refused;
+        if (!input.force) {
+          checkRemovable(
+            row.key,
+            children.map((child) => child.key),
+            linked,
+          );
+        }
         // Read before the row goes: the pages that show it (parent, linked tickets, projects it blocks).
         const changed = [
           ...ticketUris(row.key, { links: true }),

@@ -1,8 +1,7 @@
-import { Forbidden, NotFound, quoteText } from '@shipyard/core';
 import { recordChanges } from '@shipyard/db';
 import { and, count, desc, eq, lt } from 'drizzle-orm';
 import type { Comment } from '../../domain/comments.js';
-import { foldName } from '../../domain/people.js';
+import { checkOwnComment } from '../../domain/comments.js';
 import { getTicketRow, nowIso, type TicketsDb, type Tx, ticketUris } from './model.js';
 import { comments, tickets } from './schema.js';
 
@@ -80,23 +79,8 @@ function ownComment(tx: Tx, key: string, id: number, user: string | undefined, c
     .from(comments)
     .where(and(eq(comments.id, id), eq(comments.ticketId, ticket.id)))
     .get();
-  if (!row) {
-    throw new NotFound(`${ticket.key} has no comment ${id}`, {
-      hint: `Call get_ticket for ${ticket.key} to see its comments and their ids`,
-    });
-  }
-  if (user === undefined) {
-    throw new Forbidden(`Only a comment's author may ${change} it, and this server has no configured user`, {
-      hint: 'Start the server with --user / SHIPYARD_USER to change your own comments',
-    });
-  }
-  if (row.author === null || foldName(row.author) !== foldName(user)) {
-    const by = row.author === null ? 'no named author' : quoteText(row.author);
-    throw new Forbidden(`Comment ${id} on ${ticket.key} is by ${by}; only its author may ${change} it`, {
-      hint: 'Add a comment of your own with add_ticket_comment instead',
-    });
-  }
-  return { ticket, row };
+  checkOwnComment(ticket.key, id, row, user, change);
+  return { ticket, row: row as typeof comments.$inferSelect };
 }
 
 /**

@@ -1,6 +1,17 @@
-import { InvalidInput, NotFound } from '@shipyard/core';
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
-import { bothEnds, INVERSE, LINK_TYPES, type LinkType, type TicketLinks } from '../../domain/links.js';
+import {
+  bothEnds,
+  type CanonicalLink,
+  canonical,
+  INVERSE,
+  LINK_TYPES,
+  type LinkType,
+  linkCycle,
+  noSuchLink,
+  type StoredLinkType as StoredType,
+  selfLink,
+  type TicketLinks,
+} from '../../domain/links.js';
 import type { LinkResult } from '../rows.js';
 import {
   elide,
@@ -15,30 +26,8 @@ import {
 import { links, projects, tickets } from './schema.js';
 
 /** The stored types: blocked_by and duplicated_by are rows of blocks and duplicates read from the target. */
-type StoredType = (typeof links.$inferSelect)['type'];
 
-interface Canonical {
-  sourceId: number;
-  type: StoredType;
-  targetId: number;
-}
-
-/** The stored row for "from <type> to": blocked_by/duplicated_by swap ends, relates puts the lower id first. */
-function canonical(from: TicketRow, type: LinkType, to: TicketRow): Canonical {
-  switch (type) {
-    case 'blocks':
-    case 'duplicates':
-      return { sourceId: from.id, type, targetId: to.id };
-    case 'blocked_by':
-      return { sourceId: to.id, type: 'blocks', targetId: from.id };
-    case 'duplicated_by':
-      return { sourceId: to.id, type: 'duplicates', targetId: from.id };
-    case 'relates':
-      return { sourceId: Math.min(from.id, to.id), type: 'relates', targetId: Math.max(from.id, to.id) };
-  }
-}
-
-const sameRow = (tx: Tx, link: Canonical) =>
+const sameRow = (tx: Tx, link: CanonicalLink) =>
   tx
     .select({ id: links.id })
     .from(links)
@@ -166,14 +155,7 @@ function recordLinkChange(
 function endsOf(tx: Tx, key: string, target: string, change: 'link' | 'unlink'): [TicketRow, TicketRow] {
   const from = ticketArgument(tx, 'key', key);
   const to = ticketArgument(tx, 'target', target);
-  if (from.id === to.id) {
-    throw new InvalidInput(
-      change === 'link'
-        ? `A ticket cannot be linked to itself (${from.key})`
-        : `A ticket is never linked to itself (${from.key}), so there is no such link to remove`,
-      { hint: 'Pass a different target key' },
-    );
-  }
+  if (from.id === to.id) throw selfLink(from.key, change);
   return [from, to];
 }
 
@@ -201,13 +183,8 @@ export function linkTickets(
             const cycle = [...path, link.targetId];
             const shown = elide(cycle, 0);
             const keys = keysOf(tx, shown);
-            const chain = shown
-              .map((id) => (id === 0 ? '…' : (keys.get(id) ?? `#${id}`)))
-              .join(` ${link.type} `);
-            throw new InvalidInput(
-              `Linking ${from.key} ${input.type} ${to.key} would make a cycle: ${chain}`,
-              { hint: 'Remove one link of the cycle with unlink_tickets first, or link as relates' },
-            );
+            const chain = shown.map((id) => (id === 0 ? '…' : (keys.get(id) ?? `#${id}`)));
+            throw linkCycle(from.key, input.type, to.key, link.type, chain);
           }
         }
         const at = nowIso();
@@ -245,13 +222,7 @@ export function unlinkTickets(
         const actual = LINK_TYPES.filter(
           (type) => type !== input.type && sameRow(tx, canonical(from, type, to)),
         );
-        throw new NotFound(`${from.key} has no ${input.type} link to ${to.key}`, {
-          hint:
-            actual.length > 0
-              ? `${actual.map((type) => `${from.key} ${type} ${to.key}`).join('; ')}: call unlink_tickets with ` +
-                `type ${actual.join(' or ')}`
-              : `${from.key} and ${to.key} are not linked; get_ticket with include links shows a ticket's links`,
-        });
+        throw noSuchLink(from.key, input.type, to.key, actual);
       }
       const at = nowIso();
       tx.delete(links).where(eq(links.id, row.id)).run();

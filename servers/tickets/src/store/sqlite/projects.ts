@@ -2,7 +2,7 @@ import { recordChanges } from '@shipyard/db';
 import { eq } from 'drizzle-orm';
 import {
   changedFields,
-  nameTaken,
+  checkNameTaken,
   type Project,
   projectChanges,
   projectExists,
@@ -20,8 +20,7 @@ export const toProject = (row: ProjectRow): Project => ({
 
 /** Refuse a name another project has (compared as projectsNamed compares), naming it. */
 function checkNameFree(tx: Tx, name: string, self?: string) {
-  const taken = nameTaken(projectsNamed(tx, name).filter((project) => project.key !== self));
-  if (taken) throw taken;
+  checkNameTaken(projectsNamed(tx, name).filter((project) => project.key !== self));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { recordChanges } from '@shipyard/db';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { INVERSE, LINK_TYPES } from '../../domain/links.js';
-import { type DeletedTicket, deleteRefused, NAMED } from '../../domain/removal.js';
+import { checkRemovable, type DeletedTicket, NAMED } from '../../domain/removal.js';
 import { linksOf } from './links.js';
 import {
   getTicketRow,
@@ -35,12 +35,13 @@ export function deleteTicket(
         .all();
       const grouped = linksOf(tx, row.id);
       const linked = LINK_TYPES.flatMap((type) => grouped[type].map((ticket) => ({ type, key: ticket.key })));
-      const refused = deleteRefused(
-        row.key,
-        children.map((child) => child.key),
-        linked,
-      );
-      if (refused && !input.force) throw refused;
+      if (!input.force) {
+        checkRemovable(
+          row.key,
+          children.map((child) => child.key),
+          linked,
+        );
+      }
       // Read before the row goes: the pages that show it (parent, linked tickets, projects it blocks).
       const changed = [
         ...ticketUris(row.key, { links: true }),

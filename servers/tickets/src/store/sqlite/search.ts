@@ -18,12 +18,12 @@ import {
   closestTitles,
   DUE_NONE,
   type ExtraField,
-  emptyHint,
-  foldsToSomething,
+  emptySearchHint,
   LIST_DESCRIPTION_CHARS,
-  lookalikes,
+  type NearMisses,
   NO_TITLE_WORD,
   nearMissNote,
+  noSimilar,
   pageItems,
   type SearchItem,
   type SearchOptions,
@@ -33,11 +33,14 @@ import {
   type SimilarItem,
   type SimilarOptions,
   type Sort,
-  scoreSimilar,
   searchQueryKey,
+  similarItems,
   similarQuery,
   sinceOf,
+  spelledLike,
+  spelling,
   todayUtc,
+  withTitleStems,
 } from '../../domain/search.js';
 import { indexNewTickets, leftOutNote } from './indexing.js';
 import {
@@ -546,7 +549,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   const found = toPage(items, total, window, queryKey, { after: key, more });
   const notes = [
     total === 0 && firstPage
-      ? (nearMisses(db, label, options.assignee) ?? emptyFacts(db, project))
+      ? (nearMisses(db, label, options.assignee) ?? emptyHint(db, project))
       : undefined,
     left > 0 ? leftOutNote(left) : undefined,
     state !== undefined && after?.[2] !== undefined && after[2] !== state ? MOVED_NOTE : undefined,
@@ -554,43 +557,45 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   return notes.length > 0 ? Object.assign(found, { note: notes.join('. ') }) : found;
 }
 
-/** emptyHint's facts: whether there are projects, and tickets (in the project asked for). */
-function emptyFacts(db: TicketsDb, project: { id: number; key: string } | undefined) {
-  const projects = Boolean(db.get(sql`SELECT 1 FROM projects LIMIT 1`));
+/**
+ * What to do about a search that found nothing: make the first project or ticket where there is none (in the
+ * project asked for), else widen the search (tickets exist, so some word or filter left them out).
+ */
+function emptyHint(db: TicketsDb, project: { id: number; key: string } | undefined) {
+  const anyProject = db.get(sql`SELECT 1 FROM projects LIMIT 1`) !== undefined;
   const scope = project ? sql` WHERE project_id = ${project.id}` : sql``;
-  const tickets = projects && Boolean(db.get(sql`SELECT 1 FROM tickets${scope} LIMIT 1`));
-  return emptyHint({ projects, tickets, project: project?.key });
+  const anyTicket = anyProject && db.get(sql`SELECT 1 FROM tickets${scope} LIMIT 1`) !== undefined;
+  return emptySearchHint({ anyProject, anyTicket, project: project?.key });
 }
 
-/** The labels or names in use that a label or assignee filter may have meant (see nearMissNote). */
+/**
+ * For a search that found nothing, the labels or names in use that a label or assignee filter may have meant:
+ * spelt otherwise (`needs_review` for `needs review`, `CHLOÉ` for `Chloé`), when the one given is in use
+ * nowhere. Undefined when there is none.
+ */
 function nearMisses(db: TicketsDb, label: string | undefined, assignee: string | null | undefined) {
-  /** The values in use spelt like `wanted`; none when it is in use itself (ruled out by other filters). */
-  const like = (wanted: string, used: SQL, all: SQL) =>
-    !foldsToSomething(wanted) || db.get(used)
-      ? []
-      : lookalikes(wanted, db.all<{ value: string; n: number }>(all));
-  return nearMissNote({
-    label: label
-      ? {
-          wanted: label,
-          like: like(
-            label,
-            sql`SELECT 1 FROM tickets, json_each(tickets.labels) AS j WHERE j.value = ${label} LIMIT 1`,
-            sql`SELECT j.value AS value, count(*) AS n FROM tickets, json_each(tickets.labels) AS j GROUP BY j.value`,
-          ),
-        }
-      : undefined,
-    assignee: assignee
-      ? {
-          wanted: assignee,
-          like: like(
-            assignee,
-            sql`SELECT 1 FROM tickets WHERE assignee = ${assignee} COLLATE NOCASE LIMIT 1`,
-            sql`SELECT assignee AS value, count(*) AS n FROM tickets WHERE assignee IS NOT NULL GROUP BY assignee`,
-          ),
-        }
-      : undefined,
-  });
+  /**
+   * The values in use spelt like `wanted`, most used first, as a note lists them; none when it is in use
+   * itself (ruled out by the other filters), which `used` asks first, of an index where there is one.
+   */
+  const lookalikes = (wanted: string, used: SQL, all: SQL) =>
+    !spelling(wanted) || db.get(used) ? [] : spelledLike(wanted, db.all<{ value: string; n: number }>(all));
+  const near: NearMisses = {};
+  if (label) {
+    near.label = lookalikes(
+      label,
+      sql`SELECT 1 FROM tickets, json_each(tickets.labels) AS j WHERE j.value = ${label} LIMIT 1`,
+      sql`SELECT j.value AS value, count(*) AS n FROM tickets, json_each(tickets.labels) AS j GROUP BY j.value`,
+    );
+  }
+  if (assignee) {
+    near.assignee = lookalikes(
+      assignee,
+      sql`SELECT 1 FROM tickets WHERE assignee = ${assignee} COLLATE NOCASE LIMIT 1`,
+      sql`SELECT assignee AS value, count(*) AS n FROM tickets WHERE assignee IS NOT NULL GROUP BY assignee`,
+    );
+  }
+  return nearMissNote(label, assignee, near);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -607,7 +612,7 @@ const SIMILAR_PREFILTER = 1_000;
  * Likely duplicates of a ticket that is about to be created. The title's significant words form an OR query
  * over titles, and with a few frequent words of the description added, a second one; a description's most
  * frequent words, all of them, form a third over descriptions. The best bm25 candidates of each are scored
- * as domain scoreSimilar says.
+ * as domain similarItems says.
  */
 export function findSimilarTickets(
   db: TicketsDb,
@@ -673,7 +678,7 @@ export function findSimilarTickets(
     for (const row of best(match, SIMILAR_CANDIDATES)) {
       if (seen.has(row.key)) continue;
       seen.add(row.key);
-      candidates.push(row);
+      candidates.push(withTitleStems(row));
     }
   };
   const withDescription = ftsAnyOf([...titleWords, ...descriptionWords]);
@@ -692,12 +697,11 @@ export function findSimilarTickets(
       : [],
   );
 
-  const found = scoreSimilar(
+  const items = similarItems(
     options,
-    query,
     candidates.map((row) => Object.assign(row, { description: descriptions.get(row.id) })),
-    project?.key,
   );
-  const notes = [left > 0 ? leftOutNote(left) : undefined, found.note].filter((note) => note !== undefined);
-  return notes.length > 0 ? { items: found.items, note: notes.join('. ') } : { items: found.items };
+  const none = items.length === 0 ? noSimilar(options, project?.key) : undefined;
+  const notes = [left > 0 ? leftOutNote(left) : undefined, none].filter((note) => note !== undefined);
+  return notes.length > 0 ? { items, note: notes.join('. ') } : { items };
 }

@@ -3,13 +3,16 @@ import { count, desc, eq, sql } from 'drizzle-orm';
 import {
   COMMENTS_SHOWN,
   checkVersion,
-  fieldChanges,
+  createdUris,
   HISTORY_SHOWN,
   type Include,
-  ownParent,
-  parentCycle,
+  PLAIN_FIELDS,
+  type PlainField,
+  patchChanges,
+  transitionUris,
+  updatedUris,
 } from '../../domain/tickets.js';
-import { decideTransition } from '../../domain/workflow.js';
+import { decideTransition, ownParent, parentCycle } from '../../domain/workflow.js';
 import type {
   Changed,
   NewTicket,
@@ -22,14 +25,12 @@ import { insertComment, lastComments } from './comments.js';
 import { indexBatchAt } from './indexing.js';
 import { linksOf } from './links.js';
 import {
-  type Change,
   getProjectRow,
   getTicketRow,
   keyOfId,
-  labelsUri,
   normaliseLabels,
   nowIso,
-  opensOrCloses,
+  parseLabels,
   priorityRank,
   projectNotFound,
   recordHistory,
@@ -39,7 +40,6 @@ import {
   type TicketsDb,
   type Tx,
   ticketArgument,
-  ticketUris,
   toTicket,
 } from './model.js';
 import { history, tickets } from './schema.js';
@@ -152,10 +152,7 @@ export function createTicket(
   user?: string,
 ): { ticket: Ticket; changed: string[] } {
   const ticket = preparedOnce(db, prepareCreate)(input, user);
-  const changed = [...ticketUris(ticket.key), 'tickets://projects'];
-  if (ticket.parent) changed.push(`tickets://${ticket.parent}`);
-  if (ticket.labels.length > 0) changed.push(labelsUri(ticket.key));
-  return { ticket, changed };
+  return { ticket, changed: createdUris(ticket) };
 }
 
 /**
@@ -201,6 +198,18 @@ export function getTicketDetails(
   });
 }
 
+/** Plain fields: input name and column. */
+/** The column of each plain field. */
+const COLUMNS = {
+  title: 'title',
+  description: 'description',
+  type: 'type',
+  priority: 'priority',
+  assignee: 'assignee',
+  estimate: 'estimate',
+  due_date: 'dueDate',
+} as const satisfies Record<PlainField, keyof TicketRow>;
+
 /**
  * Change some fields of a ticket. Only fields that differ are written; each is recorded in history, and the
  * version and updated_at move only when something changed. One IMMEDIATE transaction, so the version check
@@ -215,10 +224,18 @@ export function updateTicket(
     (tx) => {
       const row = getTicketRow(tx, input.key);
       checkVersion(row, input.expected_version);
-      const fieldsSet = fieldChanges(row, input);
-      const set: Partial<typeof tickets.$inferInsert> = fieldsSet.set;
-      const changes: Change[] = fieldsSet.changes;
+      const set: Partial<typeof tickets.$inferInsert> = {};
       const parents: string[] = [];
+      const current = Object.fromEntries(PLAIN_FIELDS.map((field) => [field, row[COLUMNS[field]]]));
+      const changes = patchChanges(
+        Object.assign(current as Pick<Ticket, PlainField>, { labels: parseLabels(row.labels) }),
+        input,
+      );
+      for (const change of changes) {
+        if (change.field === 'labels') set.labels = JSON.stringify(change.new);
+        else Object.assign(set, { [COLUMNS[change.field as PlainField]]: change.new });
+      }
+      if (set.priority) set.priorityRank = priorityRank(set.priority);
 
       if (input.parent !== undefined) {
         const oldParent = row.parentId === null ? null : keyOfId(tx, row.parentId);
@@ -243,13 +260,7 @@ export function updateTicket(
       // A ticket that waits for the full-text index and now has a long text is indexed at once.
       indexBatchAt(db, row.id, updated.title.length + updated.description.length);
       const fields = changes.map((c) => c.field);
-      // The old and new parent list it among their children; its parent and linked tickets show its title.
-      const changed = [
-        ...ticketUris(row.key),
-        ...parents.map((key) => `tickets://${key}`),
-        ...(fields.includes('labels') ? [labelsUri(row.key)] : []),
-        ...(fields.includes('title') ? shownOn(tx, row.key) : []),
-      ];
+      const changed = updatedUris(row.key, fields, parents, () => shownOn(tx, row.key));
       return { ticket: toTicket(tx, updated), fields, changed };
     },
     { behavior: 'immediate' },
@@ -333,16 +344,8 @@ export function transitionTicket(
         version: updated.version,
         updated_at: updated.updatedAt,
       };
-      // Its parent and linked tickets show its status; opened or closed, it changes the open counts of the
-      // project list and (of its labels) on its project's labels page, and the blocked lists of the projects
-      // it blocks. A closed ticket's resolution corrected changes its own pages only.
-      const blocking = opensOrCloses(row.status, input.status);
-      const changed = [
-        ...ticketUris(row.key),
-        ...(blocking ? ['tickets://projects'] : []),
-        ...(blocking && row.labels !== '[]' ? [labelsUri(row.key)] : []),
-        ...(row.status === input.status ? [] : shownOn(tx, row.key, { blocking })),
-      ];
+      const ticket = { key: row.key, status: row.status, labelled: row.labels !== '[]' };
+      const changed = transitionUris(ticket, input.status, (options) => shownOn(tx, row.key, options));
       return { result, changed };
     },
     { behavior: 'immediate' },

@@ -1,7 +1,7 @@
 import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } from '@shipyard/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import addTicketComment from '../src/tools/add_ticket_comment.js';
-import { seedProject, seedTicket, type TicketsClient } from './helpers.js';
+import { heardPerWrite, seedProject, seedTicket, type TicketsClient, untilWatching } from './helpers.js';
 import { connectWithSql } from './sql.js';
 
 interface CommentOut {
@@ -107,11 +107,15 @@ describe('add_ticket_comment', () => {
   it('notifies subscribers of the ticket and its project, not of its history (a comment writes none)', async () => {
     await setup();
     const updates = watchResourceUpdates(client);
-    await client.subscribeResource({ uri: 'tickets://SHIP-1' });
-    await client.subscribeResource({ uri: 'tickets://SHIP-1/history' });
-    await client.subscribeResource({ uri: 'tickets://projects/SHIP' });
+    await untilWatching(client, updates, [
+      'tickets://SHIP-1',
+      'tickets://SHIP-1/history',
+      'tickets://projects/SHIP',
+    ]);
     await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'ping' });
-    await expect.poll(() => [...updates].sort()).toEqual(['tickets://SHIP-1', 'tickets://projects/SHIP']);
+    await expect
+      .poll(() => [...updates].sort())
+      .toEqual(heardPerWrite(['tickets://SHIP-1', 'tickets://projects/SHIP']).sort());
   });
 
   it('shows in the ticket resource, fenced as data', async () => {

@@ -2,7 +2,14 @@ import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } fro
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import linkTickets from '../src/tools/link_tickets.js';
 import unlinkTickets from '../src/tools/unlink_tickets.js';
-import { onPostgres, seedProject, seedTicket, type TicketsClient } from './helpers.js';
+import {
+  heardPerWrite,
+  reportsPerWrite,
+  seedProject,
+  seedTicket,
+  type TicketsClient,
+  untilWatching,
+} from './helpers.js';
 import { connectWithSql, seedRelatedTickets, type TestSql } from './sql.js';
 
 interface LinkOut {
@@ -253,22 +260,20 @@ describe('link_tickets', () => {
 
   it('notifies subscribers of both tickets', async () => {
     const updates = watchResourceUpdates(client);
-    await client.subscribeResource({ uri: 'tickets://SHIP-2' });
-    await client.subscribeResource({ uri: 'tickets://SHIP-1/history' });
+    await untilWatching(client, updates, ['tickets://SHIP-2', 'tickets://SHIP-1/history']);
     await link('SHIP-1', 'blocks', 'SHIP-2');
     await expect
-      .poll(() => updates)
-      .toEqual(expect.arrayContaining(['tickets://SHIP-2', 'tickets://SHIP-1/history']));
+      .poll(() => [...updates].sort())
+      .toEqual(heardPerWrite(['tickets://SHIP-1/history', 'tickets://SHIP-2']).sort());
   });
 
   it("notifies subscribers of both tickets' links pages, and of a linked ticket's when the other's title changes", async () => {
     const updates = watchResourceUpdates(client);
-    const pages = ['tickets://SHIP-1/links', 'tickets://ship-2/links', 'tickets://SHIP-3/links'];
-    for (const uri of pages) await client.subscribeResource({ uri });
-    // On PostgreSQL, the listener reports every subscribed page once it holds; a write is heard after that,
-    // once from this process and once from its notice.
-    if (onPostgres) await expect.poll(() => pages.every((uri) => updates.includes(uri))).toBe(true);
-    const perWrite = onPostgres ? 2 : 1;
+    await untilWatching(client, updates, [
+      'tickets://SHIP-1/links',
+      'tickets://ship-2/links',
+      'tickets://SHIP-3/links',
+    ]);
     /**
      * The links pages notified by `changes`, each once; the last change must notify them, to know all
      * arrived.
@@ -277,7 +282,7 @@ describe('link_tickets', () => {
       updates.length = 0;
       await changes();
       await expect
-        .poll(() => last.every((uri) => updates.filter((update) => update === uri).length >= perWrite))
+        .poll(() => last.every((uri) => updates.filter((update) => update === uri).length >= reportsPerWrite))
         .toBe(true);
       return [...new Set(updates)];
     };
@@ -313,9 +318,9 @@ describe('link_tickets', () => {
     await link('SHIP-1', 'blocks', 'OPS-1');
     await seedRelatedTickets(sql, 500);
     const updates = watchResourceUpdates(client);
-    await client.subscribeResource({ uri: 'tickets://projects/OPS' });
+    await untilWatching(client, updates, ['tickets://projects/OPS']);
     await callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'cancelled' });
-    await expect.poll(() => updates).toEqual(['tickets://projects/OPS']);
+    await expect.poll(() => updates).toEqual(heardPerWrite(['tickets://projects/OPS']));
   });
 
   it('copes with bad input', async () => {

@@ -3,7 +3,14 @@ import { lintServer, toolsListSize } from '@shipyard/core/lint';
 import { callOk, expectRpcError, readText, watchResourceUpdates } from '@shipyard/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fenced } from '../src/domain/reports.js';
-import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
+import {
+  connectTickets,
+  heardPerWrite,
+  seedProject,
+  seedTicket,
+  type TicketsClient,
+  untilWatching,
+} from './helpers.js';
 import { connectWithSql, seedRelatedTickets } from './sql.js';
 
 let client: TicketsClient;
@@ -296,7 +303,7 @@ describe('tickets://projects/{project}/labels', () => {
   it('notifies its subscribers of label changes and of labelled tickets closed or reopened, not of others', async () => {
     await seedTicket(client, { title: 'Plain' });
     const updates = watchResourceUpdates(client);
-    await client.subscribeResource({ uri: 'tickets://projects/ship/labels' });
+    await untilWatching(client, updates, ['tickets://projects/ship/labels']);
     await callOk(client, 'update_ticket', { key: 'SHIP-1', priority: 'high' });
     await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'news' });
     await callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'todo' });
@@ -312,7 +319,9 @@ describe('tickets://projects/{project}/labels', () => {
     ];
     for (const [step, run] of steps) {
       await run();
-      await expect.poll(() => updates, { message: step }).toEqual(['tickets://projects/ship/labels']);
+      await expect
+        .poll(() => updates, { message: step })
+        .toEqual(heardPerWrite(['tickets://projects/ship/labels']));
       updates.length = 0;
     }
   });

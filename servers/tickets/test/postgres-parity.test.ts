@@ -339,4 +339,34 @@ describe.runIf(onPostgres)('the PostgreSQL store against SQLite', () => {
       client.release();
     }
   });
+  it('decides a comment edit on the comment as it is once the ticket is free, not as it was', async () => {
+    const { comment } = await pg.addComment({ key: 'SHIP-9', body: 'Mine' }, 'ana');
+    // Another writer holds SHIP-9 and deletes the comment; the edit and the delete sent meanwhile wait.
+    const client = await pgDatabase.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query("SELECT id FROM tickets WHERE key = 'SHIP-9' FOR UPDATE");
+      const edit = outcome(() => pg.updateComment({ key: 'SHIP-9', id: comment.id, body: 'Edited' }, 'ana'));
+      const remove = outcome(() => pg.deleteComment({ key: 'SHIP-9', id: comment.id }, 'ana'));
+      await expect
+        .poll(async () => {
+          const { rows } = await pgDatabase.pool.query(
+            `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          );
+          return rows.length;
+        })
+        .toBe(2);
+      await client.query('DELETE FROM comments WHERE id = $1', [comment.id]);
+      await client.query('COMMIT');
+      const gone = {
+        name: 'NotFound',
+        message: `SHIP-9 has no comment ${comment.id}`,
+        hint: 'Call get_ticket for SHIP-9 to see its comments and their ids',
+      };
+      expect(await edit).toEqual({ error: gone });
+      expect(await remove).toEqual({ error: gone });
+    } finally {
+      client.release();
+    }
+  });
 });

@@ -13,7 +13,9 @@ let client: TicketsClient;
 let closeSql: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await client?.close();
-  await closeSql?.();
+  const close = closeSql;
+  closeSql = undefined;
+  await close?.();
 });
 
 async function setup(options: Parameters<typeof connectWithSql>[0] = {}) {

@@ -90,7 +90,10 @@ export function projectsPart(access: PgAccess): ProjectsPart {
 
     listProjects: (options) =>
       access.read(async (q): Promise<ProjectList> => {
-        const { after, includeArchived = false, limit } = options;
+        const { includeArchived = false, limit } = options;
+        // PostgreSQL text holds no NUL. No key holds one either, so the keys after text with a NUL are
+        // those after the text before it.
+        const after = options.after?.split('\0')[0];
         const listed = includeArchived ? 'true' : 'p.archived_at IS NULL';
         const total = await countOf(q, `SELECT count(*)::int AS n FROM projects p WHERE ${listed}`);
         // One more than shown, to know whether any follow.

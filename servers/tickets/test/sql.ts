@@ -2,6 +2,7 @@
  * SQL on the database of the engine under test, for what no tool does (many rows at once, a status or a time
  * set by hand, a row deleted). Statements are written once for both engines, with `?` for each value.
  */
+import { testDatabaseUrl } from '@shipyard/testing/postgres';
 import pg from 'pg';
 import { connectTickets, databaseUrlFor, onPostgres } from './helpers.js';
 
@@ -82,7 +83,19 @@ export async function connectWithSql(options: Parameters<typeof connectTickets>[
       }
     },
   };
-  return Object.assign(connected, { sql, closeSql: () => pool.end() });
+  const url = await databaseUrlFor(dataDir);
+  // Dropped here, test by test, rather than all at once after the file (dropAll does nothing more then).
+  const closeSql = async () => {
+    await pool.end();
+    const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+    await admin.connect();
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS "${new URL(url).pathname.slice(1)}" WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+  };
+  return Object.assign(connected, { sql, closeSql });
 }
 
 /**

@@ -2,7 +2,7 @@ import { defineFor } from '@shipyard/core';
 import type { TicketsStore } from './store/types.js';
 
 export interface TicketsDeps {
-  /** The storage (SQLite today), opened lazily: warmUp opens it, close closes it. */
+  /** The storage (SQLite, or PostgreSQL with --database-url), opened lazily: warmUp opens it, close closes it. */
   store: TicketsStore;
 }
 

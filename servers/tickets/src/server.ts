@@ -1,5 +1,5 @@
 import { defineServer } from '@shipyard/core';
-import { sqliteErrors } from '@shipyard/db';
+import { postgresErrors, sqliteErrors } from '@shipyard/db';
 import pkg from '../package.json' with { type: 'json' };
 import type { TicketsDeps } from './deps.js';
 import { prompts } from './prompts.js';
@@ -82,9 +82,12 @@ export function createTicketsServer(deps: TicketsDeps) {
     prompts,
     warmUp: () => deps.store.warmUp(),
     close: () => deps.store.close(),
-    mapError: sqliteErrors,
-    // Several hosts may share one data directory: their changes reach this process's subscribers too.
+    mapError: (error) => sqliteErrors(error) ?? postgresErrors(error),
+    // Several hosts may share one data directory, or replicas one database: their changes reach this
+    // process's subscribers too.
     watch: (changed, changedAll) => deps.store.watch(changed, changedAll),
+    // --database-url: the store is PostgreSQL's (index.ts picks it from the config).
+    postgres: true,
   });
 }
 

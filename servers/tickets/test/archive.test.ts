@@ -1,7 +1,7 @@
 import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } from '@shipyard/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import updateProject from '../src/tools/update_project.js';
-import { connectTickets, seedProject, type TicketsClient } from './helpers.js';
+import { connectTickets, heardPerWrite, seedProject, type TicketsClient, untilWatching } from './helpers.js';
 
 interface Projects {
   count: number;
@@ -109,17 +109,21 @@ describe('update_project', () => {
   it('tells subscribers of the project list and the project page', async () => {
     await setup();
     const updates = watchResourceUpdates(client);
-    for (const uri of ['tickets://projects', 'tickets://projects/OLD', 'tickets://projects/SHIP'])
-      await client.subscribeResource({ uri });
+    await untilWatching(client, updates, [
+      'tickets://projects',
+      'tickets://projects/OLD',
+      'tickets://projects/SHIP',
+    ]);
     await callOk(client, 'update_project', { key: 'OLD', archived: true });
-    await expect
-      .poll(() => [...new Set(updates)].sort())
-      .toEqual(['tickets://projects', 'tickets://projects/OLD']);
+    // Each as often as a write is heard (on PostgreSQL from the process and from its notice), and no more.
+    const archived = heardPerWrite(['tickets://projects', 'tickets://projects/OLD']);
+    await expect.poll(() => updates.toSorted()).toEqual(archived.toSorted());
     // A no-op tells no one.
     updates.length = 0;
     await callOk(client, 'update_project', { key: 'OLD', archived: true });
     await callOk(client, 'update_project', { key: 'SHIP', description: 'Ships' });
-    await expect.poll(() => [...new Set(updates)]).toEqual(['tickets://projects', 'tickets://projects/SHIP']);
+    const described = heardPerWrite(['tickets://projects', 'tickets://projects/SHIP']);
+    await expect.poll(() => updates.toSorted()).toEqual(described.toSorted());
   });
 
   it('copes with bad input', async () => {

@@ -1,10 +1,18 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callOk, promptText, readText, spawnServer } from '@shipyard/testing';
+import {
+  backupWithoutDataFile,
+  callOk,
+  loadsPostgresDriver,
+  promptText,
+  readText,
+  spawnServer,
+} from '@shipyard/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
-import { bin } from './helpers.js';
+import { bin, binArgs, databaseUrlFor, engine, onPostgres } from './helpers.js';
 
 let dataDir: string;
 beforeAll(() => {
@@ -14,8 +22,8 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('the built bin serves tools, resources and prompts over stdio on its SQLite file', async () => {
-  const client = await spawnServer(bin, ['--data-dir', dataDir, '--user', 'ana']);
+it(`the built bin serves tools, resources and prompts over stdio on ${engine}`, async () => {
+  const client = await spawnServer(bin, [...(await binArgs(dataDir)), '--user', 'ana']);
   try {
     expect(client.getServerVersion()).toMatchObject({ name: 'shipyard-tickets', version: pkg.version });
     expect((await client.listTools()).tools).toHaveLength(18);
@@ -44,7 +52,7 @@ it('the built bin serves tools, resources and prompts over stdio on its SQLite f
 
 it('stores half of a surrogate pair sent alone as U+FFFD, so sending it again changes nothing', async () => {
   // A client that cuts a string inside an emoji sends "\uD83D"; SQLite would store it as three U+FFFD.
-  const client = await spawnServer(bin, ['--data-dir', dataDir, '--user', 'ana']);
+  const client = await spawnServer(bin, [...(await binArgs(dataDir)), '--user', 'ana']);
   try {
     const cut = `Broken emoji ${'\u{1F600}'.slice(0, 1)}`;
     await callOk(client, 'create_project', { key: 'CUT', name: 'Cut text' });
@@ -62,7 +70,7 @@ it('stores half of a surrogate pair sent alone as U+FFFD, so sending it again ch
 });
 
 it('lists only read-only tools with --read-only', async () => {
-  const client = await spawnServer(bin, ['--data-dir', dataDir, '--read-only']);
+  const client = await spawnServer(bin, [...(await binArgs(dataDir)), '--read-only']);
   try {
     const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
     expect(names).toEqual([
@@ -77,3 +85,31 @@ it('lists only read-only tools with --read-only', async () => {
     await client.close();
   }
 });
+
+it('takes --backup FILE through @shipyard/db: without a data file it exits 1 naming the file', () => {
+  const run = backupWithoutDataFile(bin, 'tickets');
+  expect(run.stderr).toContain(`backup failed: there is no data file ${run.dataFile} to back up`);
+  expect(run.status).toBe(1);
+});
+
+// --backup copies and --check verifies the SQLite file; a PostgreSQL database has its own tools.
+it.runIf(onPostgres)('refuses --backup and --check with a database URL and points to pg_dump', async () => {
+  const url = await databaseUrlFor(dataDir);
+  for (const flags of [['--backup', join(dataDir, 'copy.db')], ['--check']]) {
+    const run = spawnSync(process.execPath, [bin, '--database-url', url, ...flags], { encoding: 'utf8' });
+    expect(run.stderr).toContain(`${flags[0]} works on the SQLite data file`);
+    expect(run.stderr).toContain('pg_dump');
+    expect(run.status).not.toBe(0);
+  }
+});
+
+// Cold start: the PostgreSQL driver loads only for a database URL.
+it.skipIf(onPostgres)(
+  'a start on SQLite never loads the PostgreSQL driver; one on a database URL does',
+  async () => {
+    expect(await loadsPostgresDriver(bin, dataDir, { name: 'list_projects', arguments: {} })).toEqual({
+      sqlite: false,
+      url: true,
+    });
+  },
+);

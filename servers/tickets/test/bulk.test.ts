@@ -1,6 +1,7 @@
 import { callError, callOk, watchResourceUpdates } from '@shipyard/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectTickets, seedProject, seedTicket, type TicketOut, type TicketsClient } from './helpers.js';
+import { connectWithSql, type TestSql } from './sql.js';
 
 interface Result {
   key: string;
@@ -15,13 +16,17 @@ interface Answer {
 }
 
 let client: TicketsClient;
-let database: Awaited<ReturnType<typeof connectTickets>>['database'];
+let sql: TestSql;
+let closeSql: () => Promise<void>;
 
 beforeEach(async () => {
-  ({ client, database } = await connectTickets());
+  ({ client, sql, closeSql } = await connectWithSql());
   await seedProject(client);
 });
-afterEach(async () => client.close());
+afterEach(async () => {
+  await client.close();
+  await closeSql();
+});
 
 const bulk = (items: Record<string, unknown>[]) => callOk<Answer>(client, 'bulk_update_tickets', { items });
 const get = (key: string) => callOk<TicketOut>(client, 'get_ticket', { key, include: [] });
@@ -210,16 +215,14 @@ describe('bulk_update_tickets', () => {
     client.callTool = callTool;
 
     // Checked in the file: each got its own values, and the five copies are closed and linked.
-    const rows = database.sqlite
-      .prepare('SELECT key, status, resolution, priority, assignee, labels FROM tickets ORDER BY id')
-      .all() as {
+    const rows = await sql.all<{
       key: string;
       status: string;
       resolution: string | null;
       priority: string;
       assignee: string | null;
       labels: string;
-    }[];
+    }>('SELECT key, status, resolution, priority, assignee, labels FROM tickets ORDER BY id');
     expect(rows.filter((r) => r.status === 'cancelled' && r.resolution === 'duplicate')).toHaveLength(5);
     for (const item of items) {
       const row = rows.find((r) => r.key === item.key);
@@ -227,10 +230,7 @@ describe('bulk_update_tickets', () => {
       expect(row).toMatchObject({ priority: item.priority, assignee: item.assignee, status: 'backlog' });
       expect(JSON.parse(row?.labels ?? '[]')).toEqual([...(item.add_labels ?? [])].sort());
     }
-    const duplicates = database.sqlite
-      .prepare("SELECT count(*) FROM links WHERE type = 'duplicates'")
-      .pluck()
-      .get();
-    expect(duplicates).toBe(5);
+    const duplicates = await sql.value("SELECT count(*) FROM links WHERE type = 'duplicates'");
+    expect(Number(duplicates)).toBe(5);
   });
 });

@@ -1,9 +1,8 @@
 import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } from '@shipyard/testing';
-import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { comments, history, tickets } from '../src/store/sqlite/schema.js';
 import addTicketComment from '../src/tools/add_ticket_comment.js';
-import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
+import { heardPerWrite, seedProject, seedTicket, type TicketsClient, untilWatching } from './helpers.js';
+import { connectWithSql } from './sql.js';
 
 interface CommentOut {
   key: string;
@@ -11,11 +10,18 @@ interface CommentOut {
 }
 
 let client: TicketsClient;
-afterEach(async () => client?.close());
+let closeSql: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await client?.close();
+  const close = closeSql;
+  closeSql = undefined;
+  await close?.();
+});
 
-async function setup(options: Parameters<typeof connectTickets>[0] = {}) {
-  const connected = await connectTickets(options);
+async function setup(options: Parameters<typeof connectWithSql>[0] = {}) {
+  const connected = await connectWithSql(options);
   client = connected.client;
+  closeSql = connected.closeSql;
   await seedProject(client);
   await seedTicket(client, { title: 'Login fails on Safari' });
   return connected;
@@ -23,8 +29,12 @@ async function setup(options: Parameters<typeof connectTickets>[0] = {}) {
 
 describe('add_ticket_comment', () => {
   it('adds a comment by the configured user and returns it with the ticket key', async () => {
-    const { database } = await setup();
-    const before = database.db.select().from(tickets).get();
+    const { sql } = await setup();
+    const ticket = () =>
+      sql
+        .all<{ updated_at: string; version: number }>('SELECT updated_at, version FROM tickets')
+        .then(([row]) => row);
+    const before = await ticket();
     await new Promise((resolve) => setTimeout(resolve, 5));
     const out = await callOk<CommentOut>(client, 'add_ticket_comment', {
       key: 'ship-1',
@@ -34,17 +44,17 @@ describe('add_ticket_comment', () => {
     // The answer leaves out the body, which the caller sent.
     expect(Object.keys(out.comment).sort()).toEqual(['author', 'created_at', 'id']);
     expect(out.comment).toMatchObject({ author: 'ana' });
-    expect(database.db.select().from(comments).get()?.body).toBe('Seen on **iOS 17** too.');
+    expect(await sql.value('SELECT body FROM comments')).toBe('Seen on **iOS 17** too.');
     expect(out.comment.id).toBeGreaterThan(0);
     expect(Date.parse(out.comment.created_at)).not.toBeNaN();
 
-    const after = database.db.select().from(tickets).get();
-    expect(after?.updatedAt).toBe(out.comment.created_at);
-    expect(after?.updatedAt).not.toBe(before?.updatedAt);
+    const after = await ticket();
+    expect(after?.updated_at).toBe(out.comment.created_at);
+    expect(after?.updated_at).not.toBe(before?.updated_at);
     expect(after?.version).toBe(before?.version);
     // Comments are their own record, not field changes.
-    expect(database.db.select().from(history).where(eq(history.field, 'comment')).all()).toEqual([]);
-    expect(database.db.select().from(comments).all()).toHaveLength(1);
+    expect(await sql.all("SELECT * FROM history WHERE field = 'comment'")).toEqual([]);
+    expect(Number(await sql.value('SELECT count(*) FROM comments'))).toBe(1);
   });
 
   it('stores no author when the server has no configured user', async () => {
@@ -54,7 +64,7 @@ describe('add_ticket_comment', () => {
   });
 
   it('keeps the body exactly, up to 10,000 characters', async () => {
-    const { database } = await setup();
+    const { sql } = await setup();
     const body = `${'x'.repeat(9_990)}\n\`\`\`js\n`;
     const long = 'y'.repeat(10_000);
     for (const text of [body, long]) {
@@ -62,7 +72,7 @@ describe('add_ticket_comment', () => {
         key: 'SHIP-1',
         body: text,
       });
-      expect(database.db.select().from(comments).where(eq(comments.id, comment.id)).get()?.body).toBe(text);
+      expect(await sql.value('SELECT body FROM comments WHERE id = ?', comment.id)).toBe(text);
     }
   });
 
@@ -97,11 +107,15 @@ describe('add_ticket_comment', () => {
   it('notifies subscribers of the ticket and its project, not of its history (a comment writes none)', async () => {
     await setup();
     const updates = watchResourceUpdates(client);
-    await client.subscribeResource({ uri: 'tickets://SHIP-1' });
-    await client.subscribeResource({ uri: 'tickets://SHIP-1/history' });
-    await client.subscribeResource({ uri: 'tickets://projects/SHIP' });
+    await untilWatching(client, updates, [
+      'tickets://SHIP-1',
+      'tickets://SHIP-1/history',
+      'tickets://projects/SHIP',
+    ]);
     await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'ping' });
-    await expect.poll(() => [...updates].sort()).toEqual(['tickets://SHIP-1', 'tickets://projects/SHIP']);
+    await expect
+      .poll(() => [...updates].sort())
+      .toEqual(heardPerWrite(['tickets://SHIP-1', 'tickets://projects/SHIP']).sort());
   });
 
   it('shows in the ticket resource, fenced as data', async () => {

@@ -9,7 +9,7 @@ import { createTicketsServer } from '../src/server.js';
 import { openTicketsDatabase } from '../src/store/sqlite/open.js';
 import { schema } from '../src/store/sqlite/schema.js';
 import { REPORT_CHUNK, watchOtherProcesses } from '../src/store/sqlite/watch.js';
-import { bin, binArgs, migrations, onPostgres, storeOn } from './helpers.js';
+import { bin, binArgs, migrations, onPostgres, storeOn, untilWatching } from './helpers.js';
 
 // Needs the built bin: `pnpm --filter @shipyard/tickets build` (the package's test script builds first).
 
@@ -25,76 +25,83 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('gives two processes on one data dir 1,000 ticket keys without gap or duplicate', async () => {
-  const args = await binArgs(dataDir);
-  const setup = await spawnServer(bin, [...args, '--user', 'setup']);
-  try {
-    await callOk(setup, 'create_project', { key: 'SHIP', name: 'Shipyard' });
-  } finally {
-    await setup.close();
-  }
+// It reads the SQLite file; postgres-concurrency.test.ts is its PostgreSQL twin.
+it.skipIf(onPostgres)(
+  'gives two processes on one data dir 1,000 ticket keys without gap or duplicate',
+  async () => {
+    const args = await binArgs(dataDir);
+    const setup = await spawnServer(bin, [...args, '--user', 'setup']);
+    try {
+      await callOk(setup, 'create_project', { key: 'SHIP', name: 'Shipyard' });
+    } finally {
+      await setup.close();
+    }
 
-  const stderr: string[] = [];
-  const workers = await Promise.all(
-    ['one', 'two'].map((user) => spawnServer(bin, [...args, '--user', user], { stderr })),
-  );
-  try {
-    const created = await Promise.all(
-      workers.map(async (worker, w) => {
-        const keys: string[] = [];
-        let next = 0;
-        const lane = async () => {
-          while (next < PER_PROCESS) {
-            const i = next++;
-            const ticket = await callOk<{ key: string }>(worker, 'create_ticket', {
-              project: 'SHIP',
-              title: `Worker ${w} ticket ${i}`,
-            });
-            keys.push(ticket.key);
-          }
-        };
-        await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
-        return keys;
-      }),
+    const stderr: string[] = [];
+    const workers = await Promise.all(
+      ['one', 'two'].map((user) => spawnServer(bin, [...args, '--user', user], { stderr })),
     );
-    for (const keys of created) expect(keys).toHaveLength(PER_PROCESS);
-    const returned = created.flat().sort();
-    expect(new Set(returned).size).toBe(2 * PER_PROCESS);
-  } catch (error) {
-    throw new Error(`${(error as Error).message}\nserver stderr:\n${stderr.join('').slice(-4_000)}`);
-  } finally {
-    await Promise.all(workers.map((worker) => worker.close()));
-  }
+    try {
+      const created = await Promise.all(
+        workers.map(async (worker, w) => {
+          const keys: string[] = [];
+          let next = 0;
+          const lane = async () => {
+            while (next < PER_PROCESS) {
+              const i = next++;
+              const ticket = await callOk<{ key: string }>(worker, 'create_ticket', {
+                project: 'SHIP',
+                title: `Worker ${w} ticket ${i}`,
+              });
+              keys.push(ticket.key);
+            }
+          };
+          await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+          return keys;
+        }),
+      );
+      for (const keys of created) expect(keys).toHaveLength(PER_PROCESS);
+      const returned = created.flat().sort();
+      expect(new Set(returned).size).toBe(2 * PER_PROCESS);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\nserver stderr:\n${stderr.join('').slice(-4_000)}`);
+    } finally {
+      await Promise.all(workers.map((worker) => worker.close()));
+    }
 
-  const sqlite = new Database(join(dataDir, 'tickets.db'), { readonly: true, fileMustExist: true });
-  try {
-    const rows = sqlite.prepare('SELECT key, number, reporter FROM tickets ORDER BY number').all() as {
-      key: string;
-      number: number;
-      reporter: string;
-    }[];
-    const expected = Array.from({ length: 2 * PER_PROCESS }, (_, i) => `SHIP-${i + 1}`);
-    expect(rows.map((row) => row.key)).toEqual(expected);
-    expect(rows.map((row) => row.number)).toEqual(expected.map((_, i) => i + 1));
-    // Both processes really took part, their creations interleaved.
-    const switches = rows.filter((row, i) => i > 0 && row.reporter !== rows[i - 1]?.reporter).length;
-    expect(switches).toBeGreaterThan(20);
-    const byReporter = sqlite.prepare('SELECT reporter, count(*) AS n FROM tickets GROUP BY reporter').all();
-    expect(byReporter).toEqual([
-      { reporter: 'one', n: PER_PROCESS },
-      { reporter: 'two', n: PER_PROCESS },
-    ]);
-    expect(sqlite.prepare('SELECT last_number AS n FROM projects WHERE key = ?').get('SHIP')).toEqual({
-      n: 2 * PER_PROCESS,
-    });
-    // Every ticket got its `created` history row in the same transaction.
-    expect(sqlite.prepare("SELECT count(*) AS n FROM history WHERE field = 'created'").get()).toEqual({
-      n: 2 * PER_PROCESS,
-    });
-  } finally {
-    sqlite.close();
-  }
-}, 90_000);
+    const sqlite = new Database(join(dataDir, 'tickets.db'), { readonly: true, fileMustExist: true });
+    try {
+      const rows = sqlite.prepare('SELECT key, number, reporter FROM tickets ORDER BY number').all() as {
+        key: string;
+        number: number;
+        reporter: string;
+      }[];
+      const expected = Array.from({ length: 2 * PER_PROCESS }, (_, i) => `SHIP-${i + 1}`);
+      expect(rows.map((row) => row.key)).toEqual(expected);
+      expect(rows.map((row) => row.number)).toEqual(expected.map((_, i) => i + 1));
+      // Both processes really took part, their creations interleaved.
+      const switches = rows.filter((row, i) => i > 0 && row.reporter !== rows[i - 1]?.reporter).length;
+      expect(switches).toBeGreaterThan(20);
+      const byReporter = sqlite
+        .prepare('SELECT reporter, count(*) AS n FROM tickets GROUP BY reporter')
+        .all();
+      expect(byReporter).toEqual([
+        { reporter: 'one', n: PER_PROCESS },
+        { reporter: 'two', n: PER_PROCESS },
+      ]);
+      expect(sqlite.prepare('SELECT last_number AS n FROM projects WHERE key = ?').get('SHIP')).toEqual({
+        n: 2 * PER_PROCESS,
+      });
+      // Every ticket got its `created` history row in the same transaction.
+      expect(sqlite.prepare("SELECT count(*) AS n FROM history WHERE field = 'created'").get()).toEqual({
+        n: 2 * PER_PROCESS,
+      });
+    } finally {
+      sqlite.close();
+    }
+  },
+  90_000,
+);
 
 it("notifies a process's subscribers of changes another process makes to the same data dir", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'shipyard-tickets-watch-'));
@@ -113,11 +120,13 @@ it("notifies a process's subscribers of changes another process makes to the sam
     await callOk(writer, 'create_ticket', { project: 'OPS', title: 'Blocked' });
     await callOk(writer, 'link_tickets', { key: 'SHIP-2', type: 'blocks', target: 'OPS-1' });
     const updates = watchResourceUpdates(watcher);
-    await watcher.subscribeResource({ uri: 'tickets://ship-1' });
-    await watcher.subscribeResource({ uri: 'tickets://SHIP-1/history' });
-    await watcher.subscribeResource({ uri: 'tickets://projects/OPS' });
-    await watcher.subscribeResource({ uri: 'tickets://SHIP-1/links' });
-    await watcher.subscribeResource({ uri: 'tickets://projects' });
+    await untilWatching(watcher, updates, [
+      'tickets://ship-1',
+      'tickets://SHIP-1/history',
+      'tickets://projects/OPS',
+      'tickets://SHIP-1/links',
+      'tickets://projects',
+    ]);
     // The watcher looks once a second; each step waits for its look.
     const after = async (change: () => Promise<unknown>, expected: string[]) => {
       updates.length = 0;

@@ -1,14 +1,17 @@
 import { fileURLToPath } from 'node:url';
 import { type ConnectOptions, callOk, connect } from '@shipyard/testing';
 import { dataDirDatabases, testEngine } from '@shipyard/testing/postgres';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import type { Ticket } from '../src/domain/model.js';
 import { createTicketsServer } from '../src/server.js';
+import { lazyTicketsPostgresStore } from '../src/store/postgres/lazy.js';
+import { openTicketsPostgres } from '../src/store/postgres/open.js';
 import { lazyTicketsStore, openTicketsDatabase, type TicketsDatabase } from '../src/store/sqlite/open.js';
 import { SqliteTicketsStore } from '../src/store/sqlite/store.js';
 import type { TicketsStore } from '../src/store/types.js';
 
 export const migrations = fileURLToPath(new URL('../drizzle', import.meta.url));
+export const postgresMigrations = fileURLToPath(new URL('../drizzle-postgres', import.meta.url));
 export const bin = fileURLToPath(new URL('../dist/index.cjs', import.meta.url));
 
 /** The engine this run tests (SHIPYARD_TEST_DB). */
@@ -17,7 +20,8 @@ export const onPostgres = engine === 'postgres';
 
 // On PostgreSQL, a data dir stands for a database; every test file's databases are dropped after it.
 const databases = dataDirDatabases();
-afterAll(databases.dropAll);
+// A file of many tests makes many databases, each dropped in turn.
+afterAll(databases.dropAll, 300_000);
 
 /** The database URL standing for `dataDir` (a new database for each undefined or ':memory:'). */
 export const databaseUrlFor = (dataDir?: string): Promise<string> => databases.urlFor(dataDir);
@@ -29,8 +33,15 @@ export const databaseUrlFor = (dataDir?: string): Promise<string> => databases.u
 export async function openStore(
   dataDir = ':memory:',
 ): Promise<{ store: TicketsStore; readonly database: TicketsDatabase }> {
-  if (onPostgres) throw new Error('The tickets server has no PostgreSQL store yet');
-  return lazyTicketsStore(() => openTicketsDatabase(dataDir, migrations));
+  if (!onPostgres) return lazyTicketsStore(() => openTicketsDatabase(dataDir, migrations));
+  const url = await databaseUrlFor(dataDir);
+  const { store } = lazyTicketsPostgresStore(() => openTicketsPostgres(url, postgresMigrations));
+  return {
+    store,
+    get database(): TicketsDatabase {
+      throw new Error('A SQLite database was asked for on PostgreSQL: mark the test SQLite-only');
+    },
+  };
 }
 
 /** The arguments that start the built bin on the engine under test, on `dataDir`. */
@@ -91,3 +102,30 @@ export function seedRelatedTickets(database: TicketsDatabase, count: number): vo
 /** A store over a SQLite database the test opened (and closes). */
 export const storeOn = (database: { db: TicketsDatabase['db'] }): TicketsStore =>
   new SqliteTicketsStore(() => database.db);
+
+/**
+ * How often a subscriber in the writing process hears of one write: on PostgreSQL once from the process
+ * itself and once from the notice it hears, as every replica on the database does.
+ */
+export const reportsPerWrite = onPostgres ? 2 : 1;
+
+/** Each URI as often as one write is heard of it (reportsPerWrite). */
+export const heardPerWrite = (uris: readonly string[]) =>
+  uris.flatMap((uri) => Array.from({ length: reportsPerWrite }, () => uri));
+
+/**
+ * Subscribe to `uris` and, on PostgreSQL, first wait for the report the first subscription gets once the
+ * listener holds (notices before it are missed); then forget what was reported: what comes next is writes'.
+ */
+export async function untilWatching(
+  client: Pick<TicketsClient, 'subscribeResource'>,
+  updates: string[],
+  uris: readonly string[],
+): Promise<void> {
+  const [first, ...rest] = uris;
+  if (first !== undefined) await client.subscribeResource({ uri: first });
+  if (onPostgres && first !== undefined)
+    await expect.poll(() => updates, { timeout: 5_000 }).toContain(first);
+  for (const uri of rest) await client.subscribeResource({ uri });
+  updates.length = 0;
+}

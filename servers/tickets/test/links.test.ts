@@ -1,15 +1,16 @@
 import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } from '@shipyard/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { history, links, tickets } from '../src/store/sqlite/schema.js';
 import linkTickets from '../src/tools/link_tickets.js';
 import unlinkTickets from '../src/tools/unlink_tickets.js';
 import {
-  connectTickets,
+  heardPerWrite,
+  reportsPerWrite,
   seedProject,
-  seedRelatedTickets,
   seedTicket,
   type TicketsClient,
+  untilWatching,
 } from './helpers.js';
+import { connectWithSql, seedRelatedTickets, type TestSql } from './sql.js';
 
 interface LinkOut {
   created?: boolean;
@@ -20,7 +21,8 @@ interface LinkOut {
 const OLD = '2000-01-01T00:00:00.000Z';
 
 let client: TicketsClient;
-let database: Awaited<ReturnType<typeof connectTickets>>['database'];
+let sql: TestSql;
+let closeSql: () => Promise<void>;
 
 const link = (key: string, type: string, target: string) =>
   callOk<LinkOut>(client, 'link_tickets', { key, type, target });
@@ -32,24 +34,26 @@ const linkError = (key: string, type: string, target: string, code: Parameters<t
 const unlinkError = (key: string, type: string, target: string, code: Parameters<typeof callError>[3]) =>
   callError(client, 'unlink_tickets', { key, type, target }, code);
 const rows = () =>
-  database.db
-    .select({ source: links.sourceId, type: links.type, target: links.targetId, by: links.createdBy })
-    .from(links)
-    .all();
+  sql.all('SELECT source_id AS source, type, target_id AS target, created_by AS "by" FROM links ORDER BY id');
+/** How many rows a table holds. */
+const count = async (table: 'history') => Number(await sql.value(`SELECT count(*) FROM ${table}`));
 
 beforeEach(async () => {
-  ({ client, database } = await connectTickets());
+  ({ client, sql, closeSql } = await connectWithSql());
   await seedProject(client);
   for (const title of ['Login page', 'Auth API', 'Session store', 'Docs'])
     await seedTicket(client, { title });
 });
-afterEach(async () => client.close());
+afterEach(async () => {
+  await client.close();
+  await closeSql();
+});
 
 describe('link_tickets', () => {
   it('links with blocks and returns the links grouped by direction', async () => {
     const out = await link('SHIP-1', 'blocks', 'SHIP-2');
     expect(out).toEqual({ created: true, links: { blocks: ['SHIP-2'] } });
-    expect(rows()).toEqual([{ source: 1, type: 'blocks', target: 2, by: 'ana' }]);
+    expect(await rows()).toEqual([{ source: 1, type: 'blocks', target: 2, by: 'ana' }]);
   });
 
   it('lists 20 links a type in its answers and in get_ticket, where links_total counts them all', async () => {
@@ -109,7 +113,7 @@ describe('link_tickets', () => {
   it('stores blocked_by as the canonical blocks row, readable from both tickets', async () => {
     const out = await link('SHIP-1', 'blocked_by', 'SHIP-2');
     expect(out.links.blocked_by).toEqual(['SHIP-2']);
-    expect(rows()).toEqual([{ source: 2, type: 'blocks', target: 1, by: 'ana' }]);
+    expect(await rows()).toEqual([{ source: 2, type: 'blocks', target: 1, by: 'ana' }]);
     expect(await readText(client, 'tickets://SHIP-2')).toContain('- blocks: SHIP-1 "Login page" (backlog)');
     expect(await readText(client, 'tickets://SHIP-1')).toContain('- blocked_by: SHIP-2 "Auth API" (backlog)');
   });
@@ -117,29 +121,29 @@ describe('link_tickets', () => {
   it('stores duplicated_by as duplicates from the other side', async () => {
     const out = await link('SHIP-1', 'duplicated_by', 'SHIP-3');
     expect(out.links.duplicated_by).toEqual(['SHIP-3']);
-    expect(rows()).toEqual([{ source: 3, type: 'duplicates', target: 1, by: 'ana' }]);
+    expect(await rows()).toEqual([{ source: 3, type: 'duplicates', target: 1, by: 'ana' }]);
     expect(await readText(client, 'tickets://SHIP-3')).toContain('- duplicates: SHIP-1');
   });
 
   it('stores relates once, lower id first, whichever side names it', async () => {
     const out = await link('SHIP-3', 'relates', 'SHIP-1');
     expect(out.links.relates).toEqual(['SHIP-1']);
-    expect(rows()).toEqual([{ source: 1, type: 'relates', target: 3, by: 'ana' }]);
+    expect(await rows()).toEqual([{ source: 1, type: 'relates', target: 3, by: 'ana' }]);
     const again = await link('SHIP-1', 'relates', 'SHIP-3');
     expect(again.created).toBe(false);
-    expect(rows()).toHaveLength(1);
+    expect(await rows()).toHaveLength(1);
   });
 
   it('is idempotent: the same link in either spelling answers created false and changes nothing', async () => {
     await link('SHIP-1', 'blocks', 'SHIP-2');
-    const historyBefore = database.db.select().from(history).all().length;
+    const historyBefore = await count('history');
     const same = await link('SHIP-1', 'blocks', 'SHIP-2');
     const reverse = await link('SHIP-2', 'blocked_by', 'SHIP-1');
     expect(same.created).toBe(false);
     expect(reverse.created).toBe(false);
     expect(reverse.links.blocked_by).toEqual(['SHIP-1']);
-    expect(rows()).toHaveLength(1);
-    expect(database.db.select().from(history).all()).toHaveLength(historyBefore);
+    expect(await rows()).toHaveLength(1);
+    expect(await count('history')).toBe(historyBefore);
   });
 
   it('keeps several link types between the same tickets apart, ordered by key', async () => {
@@ -165,12 +169,10 @@ describe('link_tickets', () => {
 
   it('records history on both tickets and moves updated_at, not version', async () => {
     await link('SHIP-1', 'blocked_by', 'SHIP-2');
-    const entries = database.db
-      .select()
-      .from(history)
-      .all()
-      .filter((h) => h.field === 'link');
-    expect(entries.map((h) => [h.ticketId, h.oldValue, h.newValue, h.changedBy])).toEqual([
+    const entries = await sql.all<Record<string, unknown>>(
+      "SELECT ticket_id, old_value, new_value, changed_by FROM history WHERE field = 'link' ORDER BY id",
+    );
+    expect(entries.map((h) => [h.ticket_id, h.old_value, h.new_value, h.changed_by])).toEqual([
       [1, null, 'blocked_by SHIP-2', 'ana'],
       [2, null, 'blocks SHIP-1', 'ana'],
     ]);
@@ -180,22 +182,21 @@ describe('link_tickets', () => {
 
   it('moves updated_at of both tickets on link and unlink, and of no other, leaving versions', async () => {
     const stamps = () =>
-      database.db
-        .select({ id: tickets.id, updated: tickets.updatedAt, version: tickets.version })
-        .from(tickets)
-        .all();
-    const backdate = () => database.db.update(tickets).set({ updatedAt: OLD }).run();
-    backdate();
+      sql.all<{ id: number; updated: string; version: number }>(
+        'SELECT id, updated_at AS updated, version FROM tickets ORDER BY id',
+      );
+    const backdate = () => sql.run('UPDATE tickets SET updated_at = ?', OLD);
+    await backdate();
     await link('SHIP-1', 'blocks', 'SHIP-2');
-    const moved = (list: ReturnType<typeof stamps>) =>
+    const moved = (list: Awaited<ReturnType<typeof stamps>>) =>
       list.filter((t) => t.updated > OLD).map((t) => [t.id, t.version]);
-    expect(moved(stamps())).toEqual([
+    expect(moved(await stamps())).toEqual([
       [1, 1],
       [2, 1],
     ]);
-    backdate();
+    await backdate();
     await unlink('SHIP-2', 'blocked_by', 'SHIP-1');
-    expect(moved(stamps())).toEqual([
+    expect(moved(await stamps())).toEqual([
       [1, 1],
       [2, 1],
     ]);
@@ -222,7 +223,7 @@ describe('link_tickets', () => {
       /^`target`: "not a key" is not a ticket key/,
     );
     await linkError('SHIP-1', 'parent_of', 'SHIP-2', 'invalid_input');
-    expect(rows()).toEqual([]);
+    expect(await rows()).toEqual([]);
   });
 
   it('refuses a two-ticket blocks cycle, in either spelling', async () => {
@@ -233,7 +234,7 @@ describe('link_tickets', () => {
     expect(direct.hint).toMatch(/unlink_tickets/);
     const reverse = await linkError('SHIP-1', 'blocked_by', 'SHIP-2', 'invalid_input');
     expect(reverse.message).toContain('SHIP-1 blocks SHIP-2 blocks SHIP-1');
-    expect(rows()).toHaveLength(1);
+    expect(await rows()).toHaveLength(1);
   });
 
   it('refuses a three-ticket blocks cycle and names it', async () => {
@@ -245,7 +246,7 @@ describe('link_tickets', () => {
     await link('SHIP-1', 'blocks', 'SHIP-3');
     await link('SHIP-4', 'blocked_by', 'SHIP-3');
     await link('SHIP-2', 'blocks', 'SHIP-4');
-    expect(rows()).toHaveLength(5);
+    expect(await rows()).toHaveLength(5);
   });
 
   it('refuses a cycle of duplicates too, but not one mixing other types', async () => {
@@ -254,29 +255,36 @@ describe('link_tickets', () => {
     expect(duplicates.message).toContain('SHIP-1 duplicates SHIP-2 duplicates SHIP-1');
     await link('SHIP-2', 'blocks', 'SHIP-1');
     await link('SHIP-2', 'relates', 'SHIP-1');
-    expect(rows()).toHaveLength(3);
+    expect(await rows()).toHaveLength(3);
   });
 
   it('notifies subscribers of both tickets', async () => {
     const updates = watchResourceUpdates(client);
-    await client.subscribeResource({ uri: 'tickets://SHIP-2' });
-    await client.subscribeResource({ uri: 'tickets://SHIP-1/history' });
+    await untilWatching(client, updates, ['tickets://SHIP-2', 'tickets://SHIP-1/history']);
     await link('SHIP-1', 'blocks', 'SHIP-2');
     await expect
-      .poll(() => updates)
-      .toEqual(expect.arrayContaining(['tickets://SHIP-2', 'tickets://SHIP-1/history']));
+      .poll(() => [...updates].sort())
+      .toEqual(heardPerWrite(['tickets://SHIP-1/history', 'tickets://SHIP-2']).sort());
   });
 
   it("notifies subscribers of both tickets' links pages, and of a linked ticket's when the other's title changes", async () => {
     const updates = watchResourceUpdates(client);
-    for (const uri of ['tickets://SHIP-1/links', 'tickets://ship-2/links', 'tickets://SHIP-3/links'])
-      await client.subscribeResource({ uri });
-    /** The links pages notified by `changes`, in order; the last change must notify, to know all arrived. */
+    await untilWatching(client, updates, [
+      'tickets://SHIP-1/links',
+      'tickets://ship-2/links',
+      'tickets://SHIP-3/links',
+    ]);
+    /**
+     * The links pages notified by `changes`, each once; the last change must notify them, to know all
+     * arrived.
+     */
     const heard = async (changes: () => Promise<unknown>, last: string[]) => {
       updates.length = 0;
       await changes();
-      await expect.poll(() => updates.slice(-last.length).sort()).toEqual(last);
-      return [...updates];
+      await expect
+        .poll(() => last.every((uri) => updates.filter((update) => update === uri).length >= reportsPerWrite))
+        .toBe(true);
+      return [...new Set(updates)];
     };
     expect(
       await heard(
@@ -308,11 +316,11 @@ describe('link_tickets', () => {
     await seedProject(client, 'OPS', 'Operations');
     await seedTicket(client, { project: 'OPS', title: 'Waits' });
     await link('SHIP-1', 'blocks', 'OPS-1');
-    seedRelatedTickets(database, 500);
+    await seedRelatedTickets(sql, 500);
     const updates = watchResourceUpdates(client);
-    await client.subscribeResource({ uri: 'tickets://projects/OPS' });
+    await untilWatching(client, updates, ['tickets://projects/OPS']);
     await callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'cancelled' });
-    await expect.poll(() => updates).toEqual(['tickets://projects/OPS']);
+    await expect.poll(() => updates).toEqual(heardPerWrite(['tickets://projects/OPS']));
   });
 
   it('copes with bad input', async () => {
@@ -331,13 +339,11 @@ describe('unlink_tickets', () => {
     await link('SHIP-1', 'relates', 'SHIP-3');
     const out = await unlink('SHIP-2', 'blocked_by', 'SHIP-1');
     expect(out).toEqual({ links: {} });
-    expect(rows()).toEqual([{ source: 1, type: 'relates', target: 3, by: 'ana' }]);
-    const removed = database.db
-      .select()
-      .from(history)
-      .all()
-      .filter((h) => h.field === 'link' && h.newValue === null);
-    expect(removed.map((h) => [h.ticketId, h.oldValue])).toEqual([
+    expect(await rows()).toEqual([{ source: 1, type: 'relates', target: 3, by: 'ana' }]);
+    const removed = await sql.all<Record<string, unknown>>(
+      "SELECT ticket_id, old_value FROM history WHERE field = 'link' AND new_value IS NULL ORDER BY id",
+    );
+    expect(removed.map((h) => [h.ticket_id, h.old_value])).toEqual([
       [2, 'blocked_by SHIP-1'],
       [1, 'blocks SHIP-2'],
     ]);
@@ -350,7 +356,7 @@ describe('unlink_tickets', () => {
     await unlink('SHIP-3', 'relates', 'SHIP-1');
     const out = await unlink('SHIP-1', 'duplicated_by', 'SHIP-4');
     expect(out.links).toEqual({});
-    expect(rows()).toEqual([]);
+    expect(await rows()).toEqual([]);
   });
 
   it('answers not_found for a link that does not exist, or not in that direction', async () => {
@@ -374,22 +380,20 @@ describe('unlink_tickets', () => {
     );
     await unlinkError('SHIP-1', 'blocks', 'SHIP-77', 'not_found');
     await unlinkError('SHIP-1', 'blocks', 'SHIP-1', 'invalid_input');
-    expect(rows()).toHaveLength(2);
+    expect(await rows()).toHaveLength(2);
   });
 
   it('a second unlink answers not_found and changes nothing', async () => {
     await link('SHIP-1', 'blocks', 'SHIP-2');
     await unlink('SHIP-1', 'blocks', 'SHIP-2');
-    const before = {
-      history: database.db.select().from(history).all(),
-      tickets: database.db.select().from(tickets).all(),
-    };
+    const state = async () => ({
+      history: await sql.all('SELECT * FROM history ORDER BY id'),
+      tickets: await sql.all('SELECT * FROM tickets ORDER BY id'),
+    });
+    const before = await state();
     const again = await unlinkError('SHIP-1', 'blocks', 'SHIP-2', 'not_found');
     expect(again.message).toContain('SHIP-1');
-    expect({
-      history: database.db.select().from(history).all(),
-      tickets: database.db.select().from(tickets).all(),
-    }).toEqual(before);
+    expect(await state()).toEqual(before);
   });
 
   it('unblocks a cycle: after unlinking, the reverse link is allowed', async () => {

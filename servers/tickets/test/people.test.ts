@@ -2,6 +2,7 @@ import { callOk, checkBadInputs } from '@shipyard/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import listPeople from '../src/tools/list_people.js';
 import { connectTickets, seedProject, seedTicket, type TicketOut, type TicketsClient } from './helpers.js';
+import { connectWithSql } from './sql.js';
 
 interface Created {
   key: string;
@@ -13,11 +14,17 @@ interface People {
 }
 
 let client: TicketsClient;
-afterEach(async () => client?.close());
+let closeSql: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await client?.close();
+  await closeSql?.();
+  closeSql = undefined;
+});
 
 async function setup(options: Parameters<typeof connectTickets>[0] = {}) {
-  const connected = await connectTickets(options);
+  const connected = await connectWithSql(options);
   client = connected.client;
+  closeSql = connected.closeSql;
   await seedProject(client);
   return connected;
 }
@@ -94,11 +101,11 @@ describe('names of people', () => {
   });
 
   it('count comment authors as known', async () => {
-    const { database } = await setup({ user: 'carol' });
+    const { sql } = await setup({ user: 'carol' });
     await seedTicket(client, { title: 'One' });
     await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'hi' });
     // An author no ticket names, written by another process (the triggers keep the people table).
-    database.sqlite.prepare("INSERT INTO comments (ticket_id, author, body) VALUES (1, 'dave', 'x')").run();
+    await sql.run("INSERT INTO comments (ticket_id, author, body) VALUES (1, 'dave', 'x')");
     const created = await callOk<Created>(client, 'create_ticket', {
       project: 'SHIP',
       title: 'Two',
@@ -130,14 +137,12 @@ describe('list_people', () => {
   });
 
   it('counts every spelling of a name in older data as one person', async () => {
-    const { database } = await setup({ user: undefined });
+    const { sql } = await setup({ user: undefined });
     // Written as an older server would, before names were matched: two spellings of one person.
-    database.sqlite
-      .prepare(
-        `INSERT INTO tickets (project_id, number, key, title, type, assignee)
+    await sql.run(
+      `INSERT INTO tickets (project_id, number, key, title, type, assignee)
          VALUES (1, 1, 'SHIP-1', 'a', 'task', 'ÉLODIE'), (1, 2, 'SHIP-2', 'b', 'task', 'élodie')`,
-      )
-      .run();
+    );
     const out = await callOk<People>(client, 'list_people', {});
     expect(out.people).toEqual([{ name: expect.stringMatching(/^(ÉLODIE|élodie)$/), open: 2 }]);
   });

@@ -1,7 +1,8 @@
 import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } from '@shipyard/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import listProjects from '../src/tools/list_projects.js';
 import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
+import { connectWithSql } from './sql.js';
 
 interface Listed {
   count: number;
@@ -100,8 +101,9 @@ describe('create_project', () => {
   });
 
   it("answers a project's name given for its key with that key, and other text with what a key is", async () => {
-    const connected = await connectTickets();
+    const connected = await connectWithSql();
     ({ client } = connected);
+    onTestFinished(connected.closeSql);
     await seedProject(client, 'SHIP', 'Shipyard');
     await seedProject(client, 'MOB', 'Mobile App');
     const create = await callError(
@@ -123,16 +125,12 @@ describe('create_project', () => {
       );
     }
     // Two projects made with one name before names were kept apart: both named.
-    connected.database.sqlite
-      .prepare(
-        "INSERT INTO projects (key, name, created_at) VALUES ('MOB2', 'mobile app', '2025-01-01T00:00:00Z')",
-      )
-      .run();
-    connected.database.sqlite
-      .prepare(
-        "INSERT INTO projects (key, name, created_at) VALUES ('AAA', 'MOBILE APP', '2025-01-01T00:00:00Z')",
-      )
-      .run();
+    await connected.sql.run(
+      "INSERT INTO projects (key, name, created_at) VALUES ('MOB2', 'mobile app', '2025-01-01T00:00:00Z')",
+    );
+    await connected.sql.run(
+      "INSERT INTO projects (key, name, created_at) VALUES ('AAA', 'MOBILE APP', '2025-01-01T00:00:00Z')",
+    );
     const twins = await callError(client, 'search_tickets', { project: 'Mobile App' }, 'not_found');
     expect(twins.message).toBe(
       'No project with key "Mobile App"; "MOBILE APP" is the name of projects AAA, MOB and MOB2',

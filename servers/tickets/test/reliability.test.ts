@@ -5,10 +5,16 @@ import {
   checkCrashSafety,
   crashSafetyTitle,
 } from '@shipyard/testing';
-import { expect, it } from 'vitest';
-import { bin } from './helpers.js';
+import { beforeAll, expect, it } from 'vitest';
+import { bin, databaseUrlFor, engine, onPostgres } from './helpers.js';
 
 // Needs the built bin (the package's test script builds first).
+
+// On PostgreSQL every round restarts on one database, made before the run.
+let databaseUrl = '';
+beforeAll(async () => {
+  if (onPostgres) databaseUrl = await databaseUrlFor();
+});
 
 interface Found {
   key: string;
@@ -22,7 +28,11 @@ const textOf = (ticket: Found) =>
 
 const adapter: CrashSafetyAdapter = {
   bin,
-  args: (dataDir) => ['--data-dir', dataDir, '--user', 'ana'],
+  args: (dataDir) => [
+    ...(onPostgres ? ['--database-url', databaseUrl] : ['--data-dir', dataDir]),
+    '--user',
+    'ana',
+  ],
   setup: async (client) => {
     await callOk(client, 'create_project', { key: 'SHIP', name: 'Shipyard' });
   },
@@ -54,7 +64,7 @@ const adapter: CrashSafetyAdapter = {
   },
 };
 
-it(crashSafetyTitle(adapter), async () => {
+it(`${crashSafetyTitle(adapter)} (${engine})`, async () => {
   const rounds = await checkCrashSafety(adapter);
   expect(rounds.every((round) => round.inFlightAtKill > 0)).toBe(true);
 }, 60_000);

@@ -1,7 +1,15 @@
 import { callError, callOk, checkBadInputs, watchResourceUpdates } from '@shipyard/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import deleteTicket from '../src/tools/delete_ticket.js';
-import { connectTickets, seedProject, seedTicket, type TicketOut, type TicketsClient } from './helpers.js';
+import {
+  connectTickets,
+  seedProject,
+  seedTicket,
+  type TicketOut,
+  type TicketsClient,
+  untilWatching,
+} from './helpers.js';
+import { connectWithSql } from './sql.js';
 
 interface Deleted {
   key: string;
@@ -19,8 +27,9 @@ afterEach(async () => client?.close());
 
 /** SHIP-1 with a child (SHIP-2), blocking SHIP-3 and related to SHIP-4, a comment on it; SHIP-5 alone. */
 async function setup() {
-  const connected = await connectTickets();
+  const connected = await connectWithSql();
   client = connected.client;
+  onTestFinished(connected.closeSql);
   await seedProject(client);
   await seedTicket(client, { title: 'Parent crash', labels: ['ui'] });
   await seedTicket(client, { title: 'Child', parent: 'SHIP-1' });
@@ -38,7 +47,7 @@ const get = (key: string, include: string[] = ['links', 'history']) =>
 
 describe('delete_ticket', () => {
   it('refuses a ticket with children or links, naming them, and deletes nothing', async () => {
-    const { database } = await setup();
+    const { sql } = await setup();
     const error = await callError(client, 'delete_ticket', { key: 'ship-1' }, 'conflict');
     expect(error.message).toBe(
       'SHIP-1 has a child (SHIP-2) and 2 links (blocks SHIP-3 and relates SHIP-4); nothing was deleted',
@@ -52,7 +61,7 @@ describe('delete_ticket', () => {
       ],
     });
     expect((await get('SHIP-1')).comments_total).toBe(1);
-    expect(database.sqlite.prepare('SELECT count(*) FROM links').pluck().get()).toBe(2);
+    expect(Number(await sql.value('SELECT count(*) FROM links'))).toBe(2);
     // Links alone are enough to refuse.
     await callOk(client, 'update_ticket', { key: 'SHIP-2', parent: null });
     const links = await callError(client, 'delete_ticket', { key: 'SHIP-1', force: false }, 'conflict');
@@ -60,7 +69,7 @@ describe('delete_ticket', () => {
   });
 
   it('with force deletes it, leaves its children without a parent and removes its links, each in history', async () => {
-    const { database } = await setup();
+    const { sql } = await setup();
     const out = await callOk<Deleted>(client, 'delete_ticket', { key: 'SHIP-1', force: true });
     expect(out).toEqual({ key: 'SHIP-1', children: ['SHIP-2'], links: 2 });
     await callError(client, 'get_ticket', { key: 'SHIP-1' }, 'not_found');
@@ -79,9 +88,9 @@ describe('delete_ticket', () => {
     }
     // Its comments and history went with it, its words left the search index, its key is not given again.
     for (const table of ['comments', 'links']) {
-      expect(database.sqlite.prepare(`SELECT count(*) FROM ${table}`).pluck().get(), table).toBe(0);
+      expect(Number(await sql.value(`SELECT count(*) FROM ${table}`)), table).toBe(0);
     }
-    expect(database.sqlite.prepare('SELECT count(*) FROM history WHERE ticket_id = 1').pluck().get()).toBe(0);
+    expect(Number(await sql.value('SELECT count(*) FROM history WHERE ticket_id = 1'))).toBe(0);
     const found = await callOk<{ total: number }>(client, 'search_tickets', { query: 'crash' });
     expect(found.total).toBe(0);
     expect((await seedTicket(client, { title: 'Next' })).key).toBe('SHIP-6');
@@ -112,7 +121,7 @@ describe('delete_ticket', () => {
       'tickets://projects/SHIP',
       'tickets://projects/SHIP/labels',
     ];
-    for (const uri of [...watched, 'tickets://SHIP-5']) await client.subscribeResource({ uri });
+    await untilWatching(client, updates, [...watched, 'tickets://SHIP-5']);
     await callOk(client, 'delete_ticket', { key: 'SHIP-1', force: true });
     await expect.poll(() => [...new Set(updates)].sort()).toEqual(watched.sort());
   });

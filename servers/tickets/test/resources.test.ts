@@ -1,27 +1,30 @@
 import { RESOURCE_NOT_FOUND } from '@shipyard/core';
 import { lintServer, toolsListSize } from '@shipyard/core/lint';
 import { callOk, expectRpcError, readText, watchResourceUpdates } from '@shipyard/testing';
-import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fenced } from '../src/domain/reports.js';
-import { history, tickets } from '../src/store/sqlite/schema.js';
 import {
   connectTickets,
+  heardPerWrite,
   seedProject,
-  seedRelatedTickets,
   seedTicket,
   type TicketsClient,
+  untilWatching,
 } from './helpers.js';
+import { connectWithSql, seedRelatedTickets } from './sql.js';
 
 let client: TicketsClient;
-let connected: Awaited<ReturnType<typeof connectTickets>>;
+let connected: Awaited<ReturnType<typeof connectWithSql>>;
 
 beforeEach(async () => {
-  connected = await connectTickets();
+  connected = await connectWithSql();
   client = connected.client;
   await seedProject(client);
 });
-afterEach(async () => client.close());
+afterEach(async () => {
+  await client.close();
+  await connected.closeSql();
+});
 
 const complete = async (uri: string, name: string, value: string) =>
   (await client.complete({ ref: { type: 'ref/resource', uri }, argument: { name, value } })).completion;
@@ -35,7 +38,7 @@ describe('tickets://projects', () => {
     await seedProject(client, 'OPS', 'Operations');
     await seedTicket(client, { title: 'One' });
     await seedTicket(client, { title: 'Two' });
-    connected.database.db.update(tickets).set({ status: 'done' }).where(eq(tickets.key, 'SHIP-2')).run();
+    await connected.sql.run("UPDATE tickets SET status = 'done' WHERE key = 'SHIP-2'");
     const { contents } = await client.readResource({ uri: 'tickets://projects' });
     expect(contents[0]?.mimeType).toBe('application/json');
     const body = JSON.parse(await readText(client, 'tickets://projects'));
@@ -70,7 +73,7 @@ describe('tickets://projects/{project}', () => {
     await seedTicket(client, { title: 'New urgent', priority: 'urgent' });
     await seedTicket(client, { title: 'Blocked one', priority: 'high', due_date: '2020-01-01' });
     await seedTicket(client, { title: 'Finished urgent', priority: 'urgent' });
-    connected.database.db.update(tickets).set({ status: 'done' }).where(eq(tickets.key, 'SHIP-4')).run();
+    await connected.sql.run("UPDATE tickets SET status = 'done' WHERE key = 'SHIP-4'");
     await callOk(client, 'link_tickets', { key: 'SHIP-3', type: 'blocked_by', target: 'SHIP-1' });
     await callOk(client, 'link_tickets', { key: 'SHIP-3', type: 'blocked_by', target: 'SHIP-4' }); // done: not a blocker
 
@@ -300,7 +303,7 @@ describe('tickets://projects/{project}/labels', () => {
   it('notifies its subscribers of label changes and of labelled tickets closed or reopened, not of others', async () => {
     await seedTicket(client, { title: 'Plain' });
     const updates = watchResourceUpdates(client);
-    await client.subscribeResource({ uri: 'tickets://projects/ship/labels' });
+    await untilWatching(client, updates, ['tickets://projects/ship/labels']);
     await callOk(client, 'update_ticket', { key: 'SHIP-1', priority: 'high' });
     await callOk(client, 'add_ticket_comment', { key: 'SHIP-1', body: 'news' });
     await callOk(client, 'transition_ticket', { key: 'SHIP-1', status: 'todo' });
@@ -316,7 +319,9 @@ describe('tickets://projects/{project}/labels', () => {
     ];
     for (const [step, run] of steps) {
       await run();
-      await expect.poll(() => updates, { message: step }).toEqual(['tickets://projects/ship/labels']);
+      await expect
+        .poll(() => updates, { message: step })
+        .toEqual(heardPerWrite(['tickets://projects/ship/labels']));
       updates.length = 0;
     }
   });
@@ -436,7 +441,7 @@ describe('tickets://{key}', () => {
     const other = JSON.parse(await readText(client, 'tickets://SHIP-2/links'));
     expect(other).toMatchObject({ key: 'SHIP-2', total: 1, links: { blocked_by: [{ key: 'SHIP-1' }] } });
     // Past 500 of a type, the page is cut and says so.
-    seedRelatedTickets(connected.database, 505);
+    await seedRelatedTickets(connected.sql, 505);
     const capped = JSON.parse(await readText(client, 'tickets://SHIP-1/links'));
     expect(capped.total).toBe(530);
     expect(capped.links.relates).toHaveLength(500);
@@ -528,11 +533,11 @@ describe('tickets://{key}', () => {
   it('writes bidi controls in titles and older names as escapes, so none turns the rest of a line around', async () => {
     await seedTicket(client, { title: 'Harmless \u202Eenod\u202C fix', priority: 'urgent' });
     // Names and labels stored before they lost their bidi controls.
-    connected.database.db
-      .update(tickets)
-      .set({ assignee: 'bo\u202E', labels: '["ok\u2066"]' })
-      .where(eq(tickets.key, 'SHIP-1'))
-      .run();
+    await connected.sql.run(
+      "UPDATE tickets SET assignee = ?, labels = ? WHERE key = 'SHIP-1'",
+      'bo\u202E',
+      '["ok\u2066"]',
+    );
     for (const uri of ['tickets://SHIP-1', 'tickets://projects/SHIP']) {
       const text = await readText(client, uri);
       expect(text, uri).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
@@ -706,21 +711,17 @@ describe('tickets://{key}', () => {
   });
 
   it('offers the first key of each of the first 100 projects by key when a prefix starts more', async () => {
-    const { sqlite } = connected.database;
-    sqlite.transaction(() => {
-      const project = sqlite.prepare(
-        "INSERT INTO projects (key, name, last_number, created_at) VALUES (?, ?, 2, '2025-01-01T00:00:00Z')",
-      );
-      const ticket = sqlite.prepare(
-        "INSERT INTO tickets (project_id, number, key, title, description, type) VALUES (?, ?, ?, 't', '', 'task')",
-      );
-      // P105 down to P001, so that ids and keys run in opposite orders.
-      for (let n = 105; n >= 1; n--) {
-        const key = `P${String(n).padStart(3, '0')}`;
-        const id = project.run(key, `Project ${n}`).lastInsertRowid;
-        for (const number of [1, 2]) ticket.run(id, number, `${key}-${number}`);
-      }
-    })();
+    // P105 down to P001, so that ids and keys run in opposite orders.
+    const keys = Array.from({ length: 105 }, (_, i) => `P${String(105 - i).padStart(3, '0')}`);
+    await connected.sql.batch(
+      "INSERT INTO projects (key, name, last_number, created_at) VALUES (?, ?, 2, '2025-01-01T00:00:00Z')",
+      keys.map((key) => [key, `Project ${Number(key.slice(1))}`]),
+    );
+    await connected.sql.batch(
+      `INSERT INTO tickets (project_id, number, key, title, description, type)
+       SELECT id, ?, key || '-' || ?, 't', '', 'task' FROM projects WHERE key = ?`,
+      keys.flatMap((key) => [1, 2].map((number) => [number, String(number), key])),
+    );
     const completion = await complete('tickets://{key}', 'key', 'P');
     expect(completion.values).toEqual(
       Array.from({ length: 100 }, (_, i) => `P${String(i + 1).padStart(3, '0')}-1`),
@@ -789,20 +790,16 @@ describe('tickets://{key}/history', () => {
 
   it('keeps the last 50 changes, says so, and clips long values', async () => {
     const ticket = await seedTicket(client, { title: 'Busy' });
-    const id = connected.database.db.select().from(tickets).where(eq(tickets.key, ticket.key)).get()?.id ?? 0;
-    connected.database.db
-      .insert(history)
-      .values(
-        Array.from({ length: 250 }, (_, i) => ({
-          ticketId: id,
-          field: 'title',
-          oldValue: 'x'.repeat(2_000),
-          newValue: `v${i}`,
-          changedBy: 'bo',
-          changedAt: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
-        })),
-      )
-      .run();
+    await connected.sql.batch(
+      `INSERT INTO history (ticket_id, field, old_value, new_value, changed_by, changed_at)
+       SELECT id, 'title', ?, ?, 'bo', ? FROM tickets WHERE key = ?`,
+      Array.from({ length: 250 }, (_, i) => [
+        'x'.repeat(2_000),
+        `v${i}`,
+        new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+        ticket.key,
+      ]),
+    );
     const body = JSON.parse(await readText(client, 'tickets://SHIP-1/history'));
     expect(body).toMatchObject({ total: 251, shown: 50, first: 202, last: 251 });
     expect(body.note).toContain('Changes 202 to 251 of 251, oldest first');
@@ -836,20 +833,16 @@ describe('tickets://{key}/history/{upto}', () => {
   /** SHIP-1 with 120 changes: created, then title v1..v119. */
   async function busy() {
     const ticket = await seedTicket(client, { title: 'Busy' });
-    const id = connected.database.db.select().from(tickets).where(eq(tickets.key, ticket.key)).get()?.id ?? 0;
-    connected.database.db
-      .insert(history)
-      .values(
-        Array.from({ length: 119 }, (_, i) => ({
-          ticketId: id,
-          field: 'title',
-          oldValue: `v${i}`,
-          newValue: `v${i + 1}`,
-          changedBy: 'bo',
-          changedAt: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
-        })),
-      )
-      .run();
+    await connected.sql.batch(
+      `INSERT INTO history (ticket_id, field, old_value, new_value, changed_by, changed_at)
+       SELECT id, 'title', ?, ?, 'bo', ? FROM tickets WHERE key = ?`,
+      Array.from({ length: 119 }, (_, i) => [
+        `v${i}`,
+        `v${i + 1}`,
+        new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+        ticket.key,
+      ]),
+    );
   }
   const page = async (uri: string) => JSON.parse(await readText(client, uri));
   const news = (body: { entries: { new: string }[] }) => body.entries.map((entry) => entry.new);
@@ -942,12 +935,14 @@ describe('tickets://{key}/history/{upto}', () => {
     });
     expect(all.completion).toMatchObject({ total: 2, hasMore: false });
     // Past 100 pages, the first 100 and the count of all.
-    const id = connected.database.db.select().from(tickets).where(eq(tickets.key, 'SHIP-1')).get()?.id ?? 0;
     const at = new Date(Date.UTC(2025, 1, 1)).toISOString();
-    connected.database.db
-      .insert(history)
-      .values(Array.from({ length: 5_000 }, () => ({ ticketId: id, field: 'estimate', changedAt: at })))
-      .run();
+    // 5,000 rows in one statement on either engine.
+    await connected.sql.run(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
+       INSERT INTO history (ticket_id, field, changed_at)
+       SELECT t.id, 'estimate', ? FROM n, tickets t WHERE t.key = 'SHIP-1'`,
+      at,
+    );
     const many = await client.complete({
       ref: { type: 'ref/resource', uri: 'tickets://{key}/history/{upto}' },
       argument: { name: 'upto', value: '' },

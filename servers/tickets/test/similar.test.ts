@@ -1,22 +1,23 @@
 import { callError, callOk, checkBadInputs } from '@shipyard/testing';
-import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import findSimilarTool from '../src/tools/find_similar_tickets.js';
-import { connectTickets, seedProject, seedTicket, type TicketsClient } from './helpers.js';
+import { seedProject, seedTicket, type TicketsClient } from './helpers.js';
+import { connectWithSql, type TestSql } from './sql.js';
 
 interface Similar {
   items: { key: string; title: string; status: string; score: number }[];
 }
 
 let client: TicketsClient;
-let database: Awaited<ReturnType<typeof connectTickets>>['database'];
+let db: TestSql;
+let closeSql: () => Promise<void>;
 
 const similar = (args: Record<string, unknown>) => callOk<Similar>(client, 'find_similar_tickets', args);
 const scores = async (args: Record<string, unknown>) =>
   Object.fromEntries((await similar(args)).items.map((item) => [item.key, item.score]));
 
 beforeEach(async () => {
-  ({ client, database } = await connectTickets());
+  ({ client, sql: db, closeSql } = await connectWithSql());
   await seedProject(client);
   await seedProject(client, 'WEB', 'Website');
   await seedTicket(client, { title: 'Crash when saving a file' });
@@ -26,7 +27,10 @@ beforeEach(async () => {
   await seedTicket(client, { title: 'Export to CSV', description: 'The crash report export should be CSV' });
   await seedTicket(client, { project: 'WEB', title: 'Crash when saving a file' });
 });
-afterEach(async () => client?.close());
+afterEach(async () => {
+  await client?.close();
+  await closeSql?.();
+});
 
 it('scores an exact duplicate 1 and puts it first', async () => {
   const { items } = await similar({ title: 'Crash when saving a file' });
@@ -85,14 +89,14 @@ it('finds a duplicate whose description is long among many tickets sharing its t
  * WEB's "Login crash" with a long stack trace, then (after `between`, if given) 40 WEB tickets whose titles
  * hold the same words.
  */
-async function loginCrashAmongLookAlikes(between?: () => void) {
+async function loginCrashAmongLookAlikes(between?: () => Promise<void>) {
   const trace = Array.from({ length: 300 }, (_, i) => `    at frame${i} (src/auth/login.ts:${i + 1}:3)`);
   const original = await seedTicket(client, {
     project: 'WEB',
     title: 'Login crash',
     description: trace.join('\n'),
   });
-  between?.();
+  await between?.();
   for (let i = 0; i < 40; i++)
     await seedTicket(client, { project: 'WEB', title: `Login crash on device model${i}` });
   return original;
@@ -110,24 +114,23 @@ it('finds an exact duplicate with a long description among more look-alikes than
 it('finds that duplicate too when the filters pass fewer look-alikes than the best hits hold', async () => {
   // The best 1,000 hits are read before the project and status filters. Here they are WEB's 40 look-alikes
   // (the newest, first of equal scores) and SHIP's, while the original, scored last, is not among them.
-  const original = await loginCrashAmongLookAlikes(() => {
-    const ship = database.db.all<{ id: number; n: number }>(
-      sql`SELECT id, last_number AS n FROM projects WHERE key = 'SHIP'`,
-    )[0];
-    const insert = database.sqlite.prepare(
-      `INSERT INTO tickets (project_id, number, key, title, type) VALUES (?, ?, ?, ?, 'task')`,
+  const original = await loginCrashAmongLookAlikes(async () => {
+    const [ship] = await db.all<{ id: number; n: number }>(
+      "SELECT id, last_number AS n FROM projects WHERE key = 'SHIP'",
     );
-    database.sqlite.transaction(() => {
-      for (let i = 1; i <= 1_100; i++) {
-        const number = (ship?.n ?? 0) + i;
-        insert.run(ship?.id, number, `SHIP-${number}`, `Login crash on device model${i}`);
-      }
-    })();
+    const rows = Array.from({ length: 1_100 }, (_, i) => {
+      const number = (ship?.n ?? 0) + i + 1;
+      return [ship?.id, number, `SHIP-${number}`, `Login crash on device model${i + 1}`];
+    });
+    await db.batch(
+      `INSERT INTO tickets (project_id, number, key, title, type) VALUES (?, ?, ?, ?, 'task')`,
+      rows,
+    );
   });
   const inProject = await similar({ title: 'Login crash', project: 'WEB', limit: 3 });
   expect(inProject.items[0]).toMatchObject({ key: original.key, score: 1 });
   // Closed look-alikes take the open ones' places among the best hits alike.
-  database.db.run(sql`UPDATE tickets SET status = 'done' WHERE key LIKE 'SHIP-%'`);
+  await db.run("UPDATE tickets SET status = 'done' WHERE key LIKE 'SHIP-%'");
   const open = await similar({ title: 'Login crash', limit: 3 });
   expect(open.items[0]).toMatchObject({ key: original.key, score: 1 });
 });
@@ -164,8 +167,8 @@ it('filters by project, and an unknown project is not_found', async () => {
 });
 
 it('leaves closed tickets out unless include_closed', async () => {
-  database.db.run(sql`UPDATE tickets SET status = 'done' WHERE key = 'SHIP-1'`);
-  database.db.run(sql`UPDATE tickets SET status = 'cancelled' WHERE key = 'WEB-1'`);
+  await db.run("UPDATE tickets SET status = 'done' WHERE key = 'SHIP-1'");
+  await db.run("UPDATE tickets SET status = 'cancelled' WHERE key = 'WEB-1'");
   const open = await scores({ title: 'Crash when saving a file' });
   expect(open['SHIP-1']).toBeUndefined();
   expect(open['WEB-1']).toBeUndefined();
@@ -240,14 +243,14 @@ it('does not count boilerplate descriptions that unrelated tickets share', async
 
 it('never lets a description hide a duplicate that the title alone finds', async () => {
   const { key } = await seedTicket(client, { title: 'Login page' });
-  const insert = database.sqlite.prepare(
+  const rows: unknown[][] = [];
+  for (let n = 1; n <= 60; n++) rows.push([100 + n, `SHIP-${100 + n}`, `Login page theme colour ${n}`]);
+  for (let n = 1; n <= 40; n++) rows.push([200 + n, `SHIP-${200 + n}`, `Password reset email ${n}`]);
+  await db.batch(
     `INSERT INTO tickets (project_id, number, key, title, type, status, created_at, updated_at)
      VALUES (1, ?, ?, ?, 'task', 'todo', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z')`,
+    rows,
   );
-  database.sqlite.transaction(() => {
-    for (let n = 1; n <= 60; n++) insert.run(100 + n, `SHIP-${100 + n}`, `Login page theme colour ${n}`);
-    for (let n = 1; n <= 40; n++) insert.run(200 + n, `SHIP-${200 + n}`, `Password reset email ${n}`);
-  })();
   const { items } = await similar({ title: 'Login page' });
   expect(items[0]).toMatchObject({ key, score: 1 });
   // Rarer description words ("password", "reset") must not push the exact title match out of the candidates.
@@ -277,14 +280,14 @@ it('compares the unrounded score with the threshold', async () => {
 });
 
 it('filters among many candidates, in the project asked for', async () => {
-  const insert = database.sqlite.prepare(
+  const rows: unknown[][] = [];
+  for (let n = 100; n < 600; n++)
+    rows.push([n, `SHIP-${n}`, `Login page flaky ${n}`, n % 2 ? 'done' : 'todo']);
+  await db.batch(
     `INSERT INTO tickets (project_id, number, key, title, type, status, created_at, updated_at)
      VALUES (1, ?, ?, ?, 'task', ?, '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z')`,
+    rows,
   );
-  database.sqlite.transaction(() => {
-    for (let n = 100; n < 600; n++)
-      insert.run(n, `SHIP-${n}`, `Login page flaky ${n}`, n % 2 ? 'done' : 'todo');
-  })();
   await seedTicket(client, { project: 'WEB', title: 'Login page flaky in web' });
   const open = await similar({ title: 'Login page flaky', limit: 20 });
   expect(open.items).toHaveLength(20);

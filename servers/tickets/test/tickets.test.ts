@@ -1,12 +1,19 @@
 import { callError, callOk, checkBadInputs, readText, watchResourceUpdates } from '@shipyard/testing';
-import { asc, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { comments, history, links, tickets } from '../src/store/sqlite/schema.js';
 import type { NewTicket } from '../src/store/types.js';
 import getTicket from '../src/tools/get_ticket.js';
 import transitionTicket from '../src/tools/transition_ticket.js';
 import updateTicket from '../src/tools/update_ticket.js';
-import { connectTickets, seedProject, seedTicket, type TicketOut, type TicketsClient } from './helpers.js';
+import {
+  connectTickets,
+  heardPerWrite,
+  seedProject,
+  seedTicket,
+  type TicketOut,
+  type TicketsClient,
+  untilWatching,
+} from './helpers.js';
+import { connectWithSql, type TestSql } from './sql.js';
 
 interface HistoryOut {
   field: string;
@@ -42,12 +49,19 @@ interface Moved {
 }
 
 let client: TicketsClient;
-afterEach(async () => client?.close());
+let closeSql: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await client?.close();
+  const close = closeSql;
+  closeSql = undefined;
+  await close?.();
+});
 
-/** A connected server with project SHIP and `count` tickets SHIP-1…SHIP-count. */
+/** A connected server with project SHIP and `count` tickets SHIP-1…SHIP-count, and SQL on its database. */
 async function setup(count = 1, options: Parameters<typeof connectTickets>[0] = {}) {
-  const connected = await connectTickets(options);
+  const connected = await connectWithSql(options);
   client = connected.client;
+  closeSql = connected.closeSql;
   await seedProject(client);
   for (let i = 1; i <= count; i++) await seedTicket(client, { title: `Ticket ${i}` });
   return connected;
@@ -62,8 +76,8 @@ const updateError = (args: Record<string, unknown>, code: Parameters<typeof call
   callError(client, 'update_ticket', args, code);
 const moveError = (args: Record<string, unknown>, code: Parameters<typeof callError>[3]) =>
   callError(client, 'transition_ticket', args, code);
-const idOf = (db: Awaited<ReturnType<typeof setup>>['database']['db'], key: string) =>
-  db.select({ id: tickets.id }).from(tickets).where(eq(tickets.key, key)).get()?.id as number;
+const idOf = async (sql: TestSql, key: string) =>
+  Number(await sql.value('SELECT id FROM tickets WHERE key = ?', key));
 
 describe('create_ticket', () => {
   it('takes the next key of the project, fills the defaults and answers key, title, status and version', async () => {
@@ -377,12 +391,12 @@ describe('get_ticket', () => {
   });
 
   it('returns the last 20 comments, newest last, with the count of all', async () => {
-    const { database } = await setup(1);
-    const ticketId = idOf(database.db, 'SHIP-1');
-    database.db
-      .insert(comments)
-      .values(Array.from({ length: 25 }, (_, i) => ({ ticketId, author: 'bo', body: `comment ${i + 1}` })))
-      .run();
+    const { sql } = await setup(1);
+    const ticketId = await idOf(sql, 'SHIP-1');
+    await sql.batch(
+      "INSERT INTO comments (ticket_id, author, body) VALUES (?, 'bo', ?)",
+      Array.from({ length: 25 }, (_, i) => [ticketId, `comment ${i + 1}`]),
+    );
     const ticket = await get('SHIP-1');
     expect(ticket.comments_total).toBe(25);
     expect(ticket.comments?.map((c) => c.body)).toEqual(
@@ -492,19 +506,19 @@ describe('get_ticket', () => {
   });
 
   it('groups links by relation from each side (by key), with the other ticket key, title and status', async () => {
-    const { database } = await setup(4);
-    const id = (key: string) => idOf(database.db, key);
+    const { sql } = await setup(4);
     // Stored once, canonical: blocks and duplicates source -> target, relates with the smaller id first.
-    database.db
-      .insert(links)
-      .values([
-        { sourceId: id('SHIP-1'), type: 'blocks', targetId: id('SHIP-4') },
-        { sourceId: id('SHIP-1'), type: 'blocks', targetId: id('SHIP-2') },
-        { sourceId: id('SHIP-3'), type: 'duplicates', targetId: id('SHIP-1') },
-        { sourceId: id('SHIP-1'), type: 'relates', targetId: id('SHIP-4') },
-        { sourceId: id('SHIP-3'), type: 'blocks', targetId: id('SHIP-1') },
-      ])
-      .run();
+    await sql.batch(
+      `INSERT INTO links (source_id, type, target_id)
+       SELECT s.id, ?, t.id FROM tickets s, tickets t WHERE s.key = ? AND t.key = ?`,
+      [
+        ['blocks', 'SHIP-1', 'SHIP-4'],
+        ['blocks', 'SHIP-1', 'SHIP-2'],
+        ['duplicates', 'SHIP-3', 'SHIP-1'],
+        ['relates', 'SHIP-1', 'SHIP-4'],
+        ['blocks', 'SHIP-3', 'SHIP-1'],
+      ],
+    );
     await move({ key: 'SHIP-2', status: 'todo' });
     const one = await get('SHIP-1', ['links']);
     expect(one.links).toEqual({
@@ -586,7 +600,7 @@ describe('update_ticket', () => {
   });
 
   it('records each changed field in history with old and new value, who and when', async () => {
-    const { database } = await setup(1);
+    const { sql } = await setup(1);
     await update({ key: 'SHIP-1', priority: 'low', labels: ['a'], estimate: 5 });
     const out = await update({
       key: 'SHIP-1',
@@ -603,7 +617,7 @@ describe('update_ticket', () => {
       { field: 'labels', old: '["a"]', new: '["a","b"]', by: 'ana', at: out.updated_at },
     ]);
     // The priority rank used for sorting follows the priority.
-    expect(database.db.select({ rank: tickets.priorityRank }).from(tickets).get()?.rank).toBe(1);
+    expect(await sql.value('SELECT priority_rank FROM tickets')).toBe(1);
   });
 
   it('stores text in composed form (NFC), so the same text typed decomposed is no change', async () => {
@@ -972,10 +986,10 @@ describe('update_ticket', () => {
   });
 
   it('checks a new parent past a loop that a broken file holds, and still refuses a real cycle', async () => {
-    const { database } = await setup(8);
+    const { sql } = await setup(8);
     // No tool makes a loop; a file edited by hand may hold one.
-    database.db.run(sql`UPDATE tickets SET parent_id = 7 WHERE id = 6`);
-    database.db.run(sql`UPDATE tickets SET parent_id = 6 WHERE id = 7`);
+    await sql.run('UPDATE tickets SET parent_id = 7 WHERE id = 6');
+    await sql.run('UPDATE tickets SET parent_id = 6 WHERE id = 7');
     expect(await update({ key: 'SHIP-8', parent: 'SHIP-6' })).toMatchObject({ changed: ['parent'] });
     const error = await updateError({ key: 'SHIP-6', parent: 'SHIP-8' }, 'invalid_input');
     expect(error.message).toContain('SHIP-6 -> SHIP-8 -> SHIP-6');
@@ -1183,13 +1197,14 @@ describe('transition_ticket', () => {
     await update({ key: 'SHIP-2', parent: 'SHIP-1' });
     await move({ key: 'SHIP-2', status: 'cancelled' });
     const updates = watchResourceUpdates(client);
-    for (const uri of ['tickets://SHIP-1', 'tickets://SHIP-2', 'tickets://projects'])
-      await client.subscribeResource({ uri });
+    await untilWatching(client, updates, ['tickets://SHIP-1', 'tickets://SHIP-2', 'tickets://projects']);
     await move({ key: 'SHIP-2', status: 'cancelled', resolution: 'obsolete' });
-    await expect.poll(() => [...updates]).toEqual(['tickets://SHIP-2']);
+    await expect.poll(() => [...updates]).toEqual(heardPerWrite(['tickets://SHIP-2']));
     // The parent shows its child's status, not its resolution: a change of its own is the next it hears.
     await update({ key: 'SHIP-1', priority: 'high' });
-    await expect.poll(() => [...updates]).toEqual(['tickets://SHIP-2', 'tickets://SHIP-1']);
+    await expect
+      .poll(() => [...updates])
+      .toEqual([...heardPerWrite(['tickets://SHIP-2']), ...heardPerWrite(['tickets://SHIP-1'])]);
   });
 
   it('moves an open ticket to any later status in one call, with one history entry', async () => {
@@ -1258,10 +1273,10 @@ describe('transition_ticket', () => {
   });
 
   it('changes nothing, comment included, when refused', async () => {
-    const { database } = await setup(1);
+    const { sql } = await setup(1);
     await moveError({ key: 'SHIP-1', status: 'backlog', comment: 'Lost comment' }, 'invalid_input');
     await moveError({ key: 'SHIP-1', status: 'todo', comment: 'Lost too', expected_version: 9 }, 'conflict');
-    expect(database.db.select().from(comments).all()).toEqual([]);
+    expect(await sql.all('SELECT * FROM comments')).toEqual([]);
     expect(await get('SHIP-1', [])).toMatchObject({ status: 'backlog', version: 1 });
   });
 
@@ -1284,36 +1299,39 @@ describe('transition_ticket', () => {
   it('notifies subscribers of the ticket, its history and its project, and the project list when it opens or closes', async () => {
     await setup(2);
     const updates = watchResourceUpdates(client);
-    for (const uri of [
+    await untilWatching(client, updates, [
       'tickets://SHIP-1',
       'tickets://SHIP-1/history',
       'tickets://projects/SHIP',
       'tickets://projects',
-    ])
-      await client.subscribeResource({ uri });
+    ]);
     // backlog to todo: the list's open counts stay.
     await move({ key: 'SHIP-2', status: 'todo' });
     await move({ key: 'SHIP-1', status: 'todo' });
     await expect
       .poll(() => [...updates].sort())
-      .toEqual([
-        'tickets://SHIP-1',
-        'tickets://SHIP-1/history',
-        'tickets://projects/SHIP',
-        'tickets://projects/SHIP',
-      ]);
+      .toEqual(
+        heardPerWrite([
+          'tickets://SHIP-1',
+          'tickets://SHIP-1/history',
+          'tickets://projects/SHIP',
+          'tickets://projects/SHIP',
+        ]).sort(),
+      );
     updates.length = 0;
     // Cancelled and reopened: the open counts change.
     await move({ key: 'SHIP-2', status: 'cancelled' });
     await move({ key: 'SHIP-2', status: 'todo' });
     await expect
       .poll(() => [...updates].sort())
-      .toEqual([
-        'tickets://projects',
-        'tickets://projects',
-        'tickets://projects/SHIP',
-        'tickets://projects/SHIP',
-      ]);
+      .toEqual(
+        heardPerWrite([
+          'tickets://projects',
+          'tickets://projects',
+          'tickets://projects/SHIP',
+          'tickets://projects/SHIP',
+        ]).sort(),
+      );
   });
 
   it("notifies the parent, the linked tickets and the blocked tickets' projects, which show its status", async () => {
@@ -1323,18 +1341,23 @@ describe('transition_ticket', () => {
     await update({ key: 'SHIP-2', parent: 'SHIP-1' });
     await callOk(client, 'link_tickets', { key: 'SHIP-2', type: 'blocks', target: 'OPS-1' });
     const updates = watchResourceUpdates(client);
-    for (const uri of ['tickets://SHIP-1', 'tickets://OPS-1', 'tickets://projects/OPS', 'tickets://SHIP-3']) {
-      await client.subscribeResource({ uri });
-    }
+    await untilWatching(client, updates, [
+      'tickets://SHIP-1',
+      'tickets://OPS-1',
+      'tickets://projects/OPS',
+      'tickets://SHIP-3',
+    ]);
     // One step between open statuses: the parent and the linked ticket show it; the blocked list of OPS,
     // which names open blockers, stays.
     await move({ key: 'SHIP-2', status: 'todo' });
-    await expect.poll(() => [...updates].sort()).toEqual(['tickets://OPS-1', 'tickets://SHIP-1']);
+    await expect
+      .poll(() => [...updates].sort())
+      .toEqual(heardPerWrite(['tickets://OPS-1', 'tickets://SHIP-1']).sort());
     updates.length = 0;
     await move({ key: 'SHIP-2', status: 'cancelled' });
     await expect
       .poll(() => [...updates].sort())
-      .toEqual(['tickets://OPS-1', 'tickets://SHIP-1', 'tickets://projects/OPS']);
+      .toEqual(heardPerWrite(['tickets://OPS-1', 'tickets://SHIP-1', 'tickets://projects/OPS']).sort());
   });
 
   it('copes with bad input', async () => {
@@ -1349,8 +1372,9 @@ describe('transition_ticket', () => {
 
 describe('read-only mode and annotations', () => {
   it('hides update_ticket and transition_ticket and refuses them with forbidden', async () => {
-    const { client: readOnly, database } = await connectTickets({ readOnly: true });
+    const { client: readOnly, sql, closeSql: close } = await connectWithSql({ readOnly: true });
     client = readOnly;
+    closeSql = close;
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toContain('get_ticket');
@@ -1364,7 +1388,7 @@ describe('read-only mode and annotations', () => {
       const error = await callError(client, name, args, 'forbidden');
       expect(error.message).toContain('--read-only');
     }
-    expect(database.db.select().from(history).orderBy(asc(history.id)).all()).toEqual([]);
+    expect(await sql.all('SELECT * FROM history')).toEqual([]);
   });
 
   it('declares honest annotations, as a host reads them with the MCP defaults', async () => {

@@ -161,3 +161,28 @@ export function ticketUris(key: string, { history = true, links = false } = {}):
  * closing it (the open counts).
  */
 export const labelsUri = (key: string) => `tickets://projects/${projectOfKey(key)}/labels`;
+
+/** The columns of a stored ticket that a summary is made from (labels as stored: a JSON array). */
+export interface SummaryRow {
+  key: string;
+  title: string;
+  type: TicketType;
+  status: Status;
+  priority: Priority;
+  assignee: string | null;
+  labels: string;
+  updatedAt: string;
+}
+
+export function toSummary(row: SummaryRow): TicketSummary {
+  return {
+    key: row.key,
+    title: row.title,
+    type: row.type,
+    status: row.status,
+    priority: row.priority,
+    assignee: row.assignee,
+    labels: parseLabels(row.labels),
+    updated_at: row.updatedAt,
+  };
+}

@@ -1,6 +1,6 @@
 import { Conflict, quoteText } from '@shipyard/core';
 import type { NamedProject } from './keys.js';
-import { listOf } from './model.js';
+import { listOf, nowIso } from './model.js';
 
 export interface Project {
   key: string;
@@ -32,3 +32,25 @@ export function checkNameTaken(twins: readonly NamedProject[]): void {
     );
   }
 }
+
+/**
+ * What an update of a project writes: only what differs from it, in the order name, description, archived
+ * (`archivedAt`: the time it is archived, or null when it is brought back). A store checks a new name with
+ * checkNameTaken before writing it.
+ */
+export function projectChanges(
+  row: { name: string; description: string; archivedAt: string | null },
+  input: { name?: string | undefined; description?: string | undefined; archived?: boolean | undefined },
+): { name?: string; description?: string; archivedAt?: string | null } {
+  const set: { name?: string; description?: string; archivedAt?: string | null } = {};
+  if (input.name !== undefined && input.name !== row.name) set.name = input.name;
+  if (input.description !== undefined && input.description !== row.description)
+    set.description = input.description;
+  if (input.archived !== undefined && input.archived !== (row.archivedAt !== null))
+    set.archivedAt = input.archived ? nowIso() : null;
+  return set;
+}
+
+/** The fields an update changed, as update_project names them. */
+export const changedFields = (set: object) =>
+  Object.keys(set).map((field) => (field === 'archivedAt' ? 'archived' : field));

@@ -1,5 +1,13 @@
-import { quoteText } from '@shipyard/core';
-import type { Priority, Status, TicketSummary, TicketType } from './model.js';
+import { badCursor, InvalidInput, quoteText, type SortKey } from '@shipyard/core';
+import {
+  head,
+  type Priority,
+  type Status,
+  type SummaryRow,
+  type TicketSummary,
+  type TicketType,
+  toSummary,
+} from './model.js';
 
 /** A search query may have at most this many words. */
 export const MAX_QUERY_WORDS = 16;
@@ -361,3 +369,217 @@ export function nearMissNote(
   }
   return notes.length ? `Found nothing: ${notes.join('; ')}` : undefined;
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// The rules of a search's answer, the same on either engine
+
+/**
+ * Words as a person counts them: letters and digits with their combining marks. A Hindi or Thai word is one
+ * word here, though its vowel signs split it into several tokens, as the index's tokenizer splits it too.
+ */
+const WRITTEN_WORD = /[\p{L}\p{N}\p{M}]+/gu;
+
+/**
+ * Text that shows nothing but `*`: blanks, control and format characters (a zero-width space, a BOM), and
+ * marks with nothing to mark (a lone variation selector).
+ */
+const BLANK = /^[\s*\p{Cc}\p{Cf}\p{M}]*$/u;
+
+/**
+ * Refuse a query whose words (as the engine's index splits them, each once) are not a search: text with no
+ * word in it (`🚀`, `!!`) that is not blank (a listing by the filters), more than MAX_PREFIX_WORDS prefixes,
+ * or more than MAX_QUERY_WORDS words, rather than search it as something else than what was asked.
+ */
+export function checkQueryWords(query: string, words: readonly { prefix: boolean }[]): void {
+  if (words.length === 0 && !BLANK.test(query)) {
+    throw new InvalidInput('`query` has no word to search for: words are letters and digits', {
+      hint: 'Search with words from the title or description, or leave out query to list tickets by the filters',
+    });
+  }
+  if (words.filter((word) => word.prefix).length > MAX_PREFIX_WORDS) {
+    throw new InvalidInput(
+      `\`query\` has more than ${MAX_PREFIX_WORDS} words ending in *, and each is matched against every word it starts`,
+      { hint: `Keep * for at most ${MAX_PREFIX_WORDS} words, and write the others whole` },
+    );
+  }
+  if ((query.match(WRITTEN_WORD)?.length ?? 0) > MAX_QUERY_WORDS) {
+    throw new InvalidInput(`\`query\` has more than ${MAX_QUERY_WORDS} words, and every word must match`, {
+      hint: `Search with the ${MAX_QUERY_WORDS} or fewer words that best identify the tickets`,
+    });
+  }
+}
+
+/** An `updated_since` or `created_since` as a stored time; InvalidInput naming the argument otherwise. */
+export function sinceOf(value: string | undefined, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  const at = parseInstant(value);
+  if (!at) throw new InvalidInput(`\`${name}\` ${instantProblem(value)}`);
+  return at;
+}
+
+/** Today's date in UTC, as `overdue` compares due dates with it. */
+export const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * A ticket's due date as the due index holds it: no date is `~`, which sorts after every date, so tickets
+ * without one come last by due date and no due filter finds them.
+ */
+export const DUE_NONE = '~';
+
+/** The types of a sort key's parts, as a cursor carries them (n: number, s: string). */
+export const SORT_KEY_TYPES: Record<Exclude<Sort, 'relevance'>, string> = {
+  updated: 'sn',
+  created: 'sn',
+  priority: 'nsn',
+  due: 'sn',
+};
+
+/**
+ * The cursor's sort key when it fits the sort (the cursor is bound to the query, so only a forged one fails).
+ * A relevance key is (score, id), with the state of the index its score came from where the engine has one.
+ */
+export function afterKey(sort: Sort, after: SortKey | undefined): SortKey | undefined {
+  if (after === undefined) return undefined;
+  const types = sort === 'relevance' ? (after.length === 2 ? 'nn' : 'nns') : SORT_KEY_TYPES[sort];
+  const fits =
+    after.length === types.length &&
+    after.every((value, i) => typeof value === (types[i] === 'n' ? 'number' : 'string'));
+  if (!fits) throw badCursor();
+  return after;
+}
+
+/** What a search's cursor is bound to, besides its words: the filters as resolved, and the sort. */
+export interface SearchQuestion {
+  project: number | undefined;
+  archived: readonly number[];
+  parent: number | undefined;
+  label: string | undefined;
+  updatedSince: string | undefined;
+  createdSince: string | undefined;
+  today: string | undefined;
+  sort: Sort;
+}
+
+/**
+ * The cursor belongs to exactly this question: same words (as the engine's index folds them), same filters
+ * (resolved), same sort.
+ */
+export function searchQueryKey(words: unknown, options: SearchOptions, question: SearchQuestion): string {
+  return JSON.stringify([
+    words,
+    question.project,
+    [...new Set(options.status ?? [])].sort(),
+    [...new Set(options.priority ?? [])].sort(),
+    question.archived,
+    options.type,
+    // Names compare without regard to ASCII case (COLLATE NOCASE): `Ana` asks what `ana` does. Nobody
+    // (null) is a filter, unlike no filter (undefined), which JSON would write alike.
+    options.assignee === null
+      ? { nobody: true }
+      : options.assignee?.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()),
+    question.label,
+    question.parent,
+    question.updatedSince,
+    question.createdSince,
+    options.due_before,
+    options.due_after,
+    // Overdue is bound to its day: a cursor kept past midnight (UTC) asks for a search again.
+    question.today,
+    question.sort,
+  ]);
+}
+
+/** A search row: the summary columns plus the requested extra fields' columns. */
+export type SearchRow = SummaryRow & {
+  description?: string;
+  /** Whether the description is longer than LIST_DESCRIPTION_CHARS (1 or true: engines differ). */
+  description_truncated?: number | boolean;
+  reporter?: string | null;
+  estimate?: number | null;
+  due_date?: string | null;
+  parent?: string | null;
+  created_at?: string;
+};
+
+/**
+ * At least as many characters as a result's JSON has, and its comma: its text twice (stored text has no
+ * control characters, so an escape takes two), and 1,000 for the other fields (names of up to 100
+ * characters, dates, keys, the JSON's names and punctuation).
+ */
+const charsAtMost = (row: SearchRow) =>
+  2 * (row.title.length + row.labels.length + (row.description?.length ?? 0) + (row.assignee?.length ?? 0)) +
+  2 * (row.reporter?.length ?? 0) +
+  1_000;
+
+function toItem(row: SearchRow, fields: ReadonlySet<ExtraField>): SearchItem {
+  const item: SearchItem = toSummary(row);
+  for (const field of fields) {
+    if (field === 'description') {
+      item.description = head(row.description ?? '', LIST_DESCRIPTION_CHARS);
+      item.description_truncated = row.description_truncated === 1 || row.description_truncated === true;
+    } else if (field === 'created_at') item.created_at = row.created_at ?? row.updatedAt;
+    else if (field === 'estimate') item.estimate = row.estimate ?? null;
+    else item[field] = row[field] ?? null;
+  }
+  return item;
+}
+
+/**
+ * The items of a page: at most `limit` of the rows, stopping early once they fill PAGE_CHARS of JSON (the
+ * cursor goes on from the last one shown).
+ */
+export function pageItems(
+  rows: readonly SearchRow[],
+  limit: number,
+  fields: ReadonlySet<ExtraField>,
+): SearchItem[] {
+  // Most pages are far under it, which a bound tells without making any JSON.
+  const wanted = rows.slice(0, limit);
+  const fits = wanted.reduce((sum, row) => sum + charsAtMost(row), 1) <= PAGE_CHARS;
+  const items: SearchItem[] = [];
+  let chars = 1; // the list's brackets, and a comma or the closing bracket after each item
+  for (const row of wanted) {
+    const item = toItem(row, fields);
+    if (!fits) {
+      chars += JSON.stringify(item).length + 1;
+      if (items.length > 0 && chars > PAGE_CHARS) break;
+    }
+    items.push(item);
+  }
+  return items;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// What a duplicate check searches with, the same on either engine
+
+/** Best title hits whose titles are compared word by word, for the SIMILAR_CANDIDATES closest. */
+export const SIMILAR_TITLE_HITS = 300;
+/** The words a duplicate check searches with (see findSimilarTickets on either engine). */
+export interface SimilarQuery {
+  /** The title's significant words as written, for an OR query over titles. */
+  titleWords: string[];
+  /** The description's most frequent words not in the title, added to the title's in a second query. */
+  descriptionWords: string[];
+  /** Words every close description has (when the description has enough), for a query over descriptions. */
+  sameDescriptionWords: string[];
+  /** The description's stems, when one was given. */
+  description: Set<string> | undefined;
+}
+
+export function similarQuery(options: SimilarOptions): SimilarQuery {
+  const titleWords = queryWords(options.title).slice(0, MAX_TITLE_WORDS);
+  const descriptionText = (options.description ?? '').slice(0, 5_000);
+  const description = descriptionText.trim() ? stems(descriptionText) : undefined;
+  return {
+    titleWords,
+    descriptionWords: topWords(descriptionText, new Set(titleWords), MAX_DESCRIPTION_WORDS),
+    sameDescriptionWords:
+      description && description.size >= MIN_SHARED_WORDS
+        ? topWords(descriptionText, new Set(), MAX_DESCRIPTION_WORDS)
+        : [],
+    description,
+  };
+}
+
+/** Nothing to compare (`!!!`): said, as search_tickets says it, so an empty list is not read as no duplicate. */
+export const NO_TITLE_WORD = 'The title has no word to compare: words are letters and digits';

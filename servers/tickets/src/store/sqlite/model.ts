@@ -16,11 +16,10 @@ import {
   type Change,
   historyText,
   PROJECT_KEY,
-  parseLabels,
   projectOfKey,
   TICKET_KEY,
   type Ticket,
-  type TicketSummary,
+  toSummary,
 } from '../../domain/model.js';
 import { history, projects, type schema, tickets } from './schema.js';
 
@@ -47,25 +46,6 @@ export const sqlList = (values: readonly (string | number)[]) =>
     [...new Set(values)].map((value) => sql`${value}`),
     sql`, `,
   );
-
-/** The columns of a ticket row that a summary is made from (search rows select just these). */
-export type SummaryRow = Pick<
-  TicketRow,
-  'key' | 'title' | 'type' | 'status' | 'priority' | 'assignee' | 'labels' | 'updatedAt'
->;
-
-export function toSummary(row: SummaryRow): TicketSummary {
-  return {
-    key: row.key,
-    title: row.title,
-    type: row.type,
-    status: row.status,
-    priority: row.priority,
-    assignee: row.assignee,
-    labels: parseLabels(row.labels),
-    updated_at: row.updatedAt,
-  };
-}
 
 /** The key of a ticket by its row id, or null when there is none. */
 export function keyOfId(db: Tx, id: number): string | null {

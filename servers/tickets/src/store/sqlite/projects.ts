@@ -1,8 +1,13 @@
 import { recordChanges } from '@shipyard/db';
 import { eq } from 'drizzle-orm';
-import type { Project } from '../../domain/projects.js';
-import { checkNameTaken, projectExists } from '../../domain/projects.js';
-import { getProjectRow, nowIso, type ProjectRow, projectsNamed, type TicketsDb, type Tx } from './model.js';
+import {
+  changedFields,
+  checkNameTaken,
+  type Project,
+  projectChanges,
+  projectExists,
+} from '../../domain/projects.js';
+import { getProjectRow, type ProjectRow, projectsNamed, type TicketsDb, type Tx } from './model.js';
 import { projects } from './schema.js';
 
 export const toProject = (row: ProjectRow): Project => ({
@@ -71,16 +76,9 @@ export function updateProject(
   return db.transaction(
     (tx) => {
       const row = getProjectRow(tx, input.key);
-      const set: Partial<typeof projects.$inferInsert> = {};
-      if (input.name !== undefined && input.name !== row.name) {
-        checkNameFree(tx, input.name, row.key);
-        set.name = input.name;
-      }
-      if (input.description !== undefined && input.description !== row.description)
-        set.description = input.description;
-      if (input.archived !== undefined && input.archived !== (row.archivedAt !== null))
-        set.archivedAt = input.archived ? nowIso() : null;
-      const fields = Object.keys(set).map((field) => (field === 'archivedAt' ? 'archived' : field));
+      const set = projectChanges(row, input);
+      if (set.name !== undefined) checkNameFree(tx, set.name, row.key);
+      const fields = changedFields(set);
       if (fields.length === 0) return { project: toProject(row), fields, changed: [] };
       const updated = tx.update(projects).set(set).where(eq(projects.id, row.id)).returning().get();
       const changed = ['tickets://projects', `tickets://projects/${row.key}`];

@@ -9,55 +9,52 @@
  * Because the index holds stems, a prefix is sent as the words that reach every stem a word starting with it
  * may be stored as (`integrat*` finds integration, stored as `integr`): see prefix.ts.
  */
-import { badCursor, InvalidInput, type Page, pageWindow, type SortKey, toPage } from '@shipyard/core';
+import { type Page, pageWindow, type SortKey, toPage } from '@shipyard/core';
 import { ftsAllOf as allWords, ftsAnyOf, ftsString } from '@shipyard/db';
 import { type SQL, sql } from 'drizzle-orm';
 import {
+  afterKey,
+  checkQueryWords,
   closestTitles,
+  DUE_NONE,
   type ExtraField,
   emptySearchHint,
-  instantProblem,
   LIST_DESCRIPTION_CHARS,
-  MAX_DESCRIPTION_WORDS,
-  MAX_PREFIX_WORDS,
-  MAX_QUERY_WORDS,
-  MAX_TITLE_WORDS,
-  MIN_SHARED_WORDS,
   type NearMisses,
+  NO_TITLE_WORD,
   nearMissNote,
   noSimilar,
-  PAGE_CHARS,
-  parseInstant,
-  queryWords,
+  pageItems,
   type SearchItem,
   type SearchOptions,
+  type SearchRow,
   SIMILAR_CANDIDATES,
+  SIMILAR_TITLE_HITS,
   type SimilarItem,
   type SimilarOptions,
   type Sort,
+  searchQueryKey,
   similarItems,
+  similarQuery,
+  sinceOf,
   spelledLike,
   spelling,
-  stems,
-  topWords,
+  todayUtc,
   withTitleStems,
 } from '../../domain/search.js';
 import { indexNewTickets, leftOutNote } from './indexing.js';
 import {
   findTicketRow,
   getProjectRow,
-  head,
   normaliseLabel,
   OPEN_STATUSES,
   priorityRank,
   type Status,
-  type SummaryRow,
   snapshot,
   sqlList,
   TICKET_KEY,
   type TicketsDb,
   ticketArgument,
-  toSummary,
 } from './model.js';
 import { indexWords, prefixTerms } from './prefix.js';
 
@@ -238,18 +235,6 @@ export function tokenize(db: TicketsDb, text: string): QueryToken[] {
 }
 
 /**
- * Words as a person counts them: letters and digits with their combining marks. A Hindi or Thai word is one
- * word here, though its vowel signs split it into several tokens, as the index's tokenizer splits it too.
- */
-const WRITTEN_WORD = /[\p{L}\p{N}\p{M}]+/gu;
-
-/**
- * Text that shows nothing but `*`: blanks, control and format characters (a zero-width space, a BOM), and
- * marks with nothing to mark (a lone variation selector).
- */
-const BLANK = /^[\s*\p{Cc}\p{Cf}\p{M}]*$/u;
-
-/**
  * A search's words. No query, a blank one (see {@link BLANK}) or `*` means none: a listing by the filters. Other text with no
  * word in it (`🚀`, `!!`) or with more than MAX_QUERY_WORDS words is refused, rather than searched as
  * something else than what was asked (everything, or the first words only).
@@ -264,22 +249,7 @@ function queryTokens(db: TicketsDb, query: string): QueryToken[] {
     seen.add(key);
     return true;
   });
-  if (tokens.length === 0 && !BLANK.test(query)) {
-    throw new InvalidInput('`query` has no word to search for: words are letters and digits', {
-      hint: 'Search with words from the title or description, or leave out query to list tickets by the filters',
-    });
-  }
-  if (tokens.filter((token) => token.prefix).length > MAX_PREFIX_WORDS) {
-    throw new InvalidInput(
-      `\`query\` has more than ${MAX_PREFIX_WORDS} words ending in *, and each is matched against every word it starts`,
-      { hint: `Keep * for at most ${MAX_PREFIX_WORDS} words, and write the others whole` },
-    );
-  }
-  if ((query.match(WRITTEN_WORD)?.length ?? 0) > MAX_QUERY_WORDS) {
-    throw new InvalidInput(`\`query\` has more than ${MAX_QUERY_WORDS} words, and every word must match`, {
-      hint: `Search with the ${MAX_QUERY_WORDS} or fewer words that best identify the tickets`,
-    });
-  }
+  checkQueryWords(query, tokens);
   return tokens;
 }
 
@@ -306,7 +276,7 @@ function hitsReach(db: TicketsDb, match: string, n: number): boolean {
 }
 
 /** A search row: the summary columns, the sort key's columns, plus the requested extra fields' columns. */
-type Row = SummaryRow & {
+type Row = SearchRow & {
   _id: number;
   _created: string;
   _rank: number;
@@ -317,13 +287,6 @@ type Row = SummaryRow & {
   /** Sorted by relevance: the last ticket the index holds and the last text edit (see INDEX_STATE). */
   _indexed?: number | null;
   _edits?: number | null;
-  description?: string;
-  description_truncated?: number;
-  reporter?: string | null;
-  estimate?: number | null;
-  due_date?: string | null;
-  parent?: string | null;
-  created_at?: string;
 };
 
 /** Extra columns per requested field (constant SQL, no user text). */
@@ -340,16 +303,9 @@ const EXTRA_COLUMNS: Record<ExtraField, SQL> = {
   created_at: sql.raw('tickets.created_at AS created_at'),
 };
 
-/**
- * A ticket's due date as its index holds it (schema.ts tickets_due_idx): no date is `~`, which sorts after
- * every date, so tickets without one come last by due date and no due filter finds them.
- */
-const DUE_NONE = '~';
+/** A ticket's due date as its index holds it (schema.ts tickets_due_idx), none as DUE_NONE. */
 const DUE_SQL = `ifnull(tickets.due_date, '${DUE_NONE}')`;
 const due = (hide: boolean) => sql.raw(`${hide ? '+' : ''}${DUE_SQL}`);
-
-/** Today's date in UTC, as `overdue` compares due dates with it. */
-export const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 const SUMMARY_COLUMNS = sql.raw(
   'tickets.key AS key, tickets.title AS title, tickets.type AS type, tickets.status AS status, ' +
@@ -386,28 +342,24 @@ const ORDER: Record<Exclude<Sort, 'relevance'>, SQL> = {
  */
 const KEYSET: Record<
   Exclude<Sort, 'relevance'>,
-  { key: (row: Row) => SortKey; types: string; after: (key: SortKey, hide: boolean) => SQL }
+  { key: (row: Row) => SortKey; after: (key: SortKey, hide: boolean) => SQL }
 > = {
   updated: {
     key: (row) => [row.updatedAt, row._id],
-    types: 'sn',
     after: ([at, id], h) => sql`(${plus(h)}tickets.updated_at, ${plus(h)}tickets.id) < (${at}, ${id})`,
   },
   created: {
     key: (row) => [row._created, row._id],
-    types: 'sn',
     after: ([at, id], h) => sql`(${plus(h)}tickets.created_at, ${plus(h)}tickets.id) < (${at}, ${id})`,
   },
   priority: {
     key: (row) => [row._rank, row.updatedAt, row._id],
-    types: 'nsn',
     after: ([rank, at, id], h) =>
       sql`(${plus(h)}tickets.priority_rank > ${rank} OR (${plus(h)}tickets.priority_rank = ${rank}
             AND (${plus(h)}tickets.updated_at, ${plus(h)}tickets.id) < (${at}, ${id})))`,
   },
   due: {
     key: (row) => [row._due, row._id],
-    types: 'sn',
     after: ([at, id], h) => sql`(${due(h)}, ${plus(h)}tickets.id) > (${at}, ${id})`,
   },
 };
@@ -415,30 +367,11 @@ const KEYSET: Record<
 /** A unary + before a column hides its index from SQLite's planner. */
 const plus = (hide: boolean) => sql.raw(hide ? '+' : '');
 
-/** The cursor's sort key when it fits the sort (the cursor is bound to the query, so only a forged one fails). */
-function afterKey(sort: Sort, after: SortKey | undefined): SortKey | undefined {
-  if (after === undefined) return undefined;
-  // A relevance key from before it carried the index's state has two parts.
-  const types = sort === 'relevance' ? (after.length === 2 ? 'nn' : 'nns') : KEYSET[sort].types;
-  const fits =
-    after.length === types.length &&
-    after.every((value, i) => typeof value === (types[i] === 'n' ? 'number' : 'string'));
-  if (!fits) throw badCursor();
-  return after;
-}
-
 /** The ids of the archived projects, whose tickets a search leaves out unless asked. */
 const archivedProjectIds = (db: TicketsDb) =>
   db
     .all<{ id: number }>(sql`SELECT id FROM projects WHERE archived_at IS NOT NULL ORDER BY id`)
     .map((row) => row.id);
-
-function sinceOf(value: string | undefined, name: string): string | undefined {
-  if (value === undefined) return undefined;
-  const at = parseInstant(value);
-  if (!at) throw new InvalidInput(`\`${name}\` ${instantProblem(value)}`);
-  return at;
-}
 
 /**
  * Search tickets: FTS5 MATCH over title and description, whose row id is the ticket id, ranked by bm25
@@ -509,30 +442,12 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
     add('status', 'broad', (h) => sql`${plus(h)}tickets.status IN (${sqlList(OPEN_STATUSES)})`);
   }
 
-  // The cursor belongs to exactly this question: same words, same filters (resolved), same sort.
-  const queryKey = JSON.stringify([
+  const queryKey = searchQueryKey(
     // Words as the index folds them, so `LOG*` is the question `log*` is.
     keyed?.id ?? tokens.map(quote),
-    project?.id,
-    [...new Set(options.status ?? [])].sort(),
-    [...new Set(options.priority ?? [])].sort(),
-    archived,
-    options.type,
-    // Names compare without regard to ASCII case (COLLATE NOCASE): `Ana` asks what `ana` does. Nobody
-    // (null) is a filter, unlike no filter (undefined), which JSON would write alike.
-    options.assignee === null
-      ? { nobody: true }
-      : options.assignee?.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()),
-    label,
-    parent?.id,
-    updatedSince,
-    createdSince,
-    dueBefore,
-    dueAfter,
-    // Overdue is bound to its day: a cursor kept past midnight (UTC) asks for a search again.
-    today,
-    sort,
-  ]);
+    options,
+    { project: project?.id, archived, parent: parent?.id, label, updatedSince, createdSince, today, sort },
+  );
   const window = pageWindow(options, queryKey);
   const firstPage = !window.after && window.offset === 0;
   const after = afterKey(sort, window.after);
@@ -627,20 +542,7 @@ export function searchTickets(db: TicketsDb, options: SearchOptions): Page<Searc
   }
   // The total is known or came with the rows; with no rows it is 0 on a first page, else counted.
   const total = known ?? rows[0]?.total ?? (window.offset === 0 ? 0 : (db.get<{ n: number }>(count)?.n ?? 0));
-  // A page stops early once its items fill PAGE_CHARS of JSON; the cursor goes on from the last one shown.
-  // Most pages are far under it, which a bound tells without making any JSON.
-  const wanted = rows.slice(0, window.limit);
-  const fits = wanted.reduce((sum, row) => sum + charsAtMost(row), 1) <= PAGE_CHARS;
-  const items: SearchItem[] = [];
-  let chars = 1; // the list's brackets, and a comma or the closing bracket after each item
-  for (const row of wanted) {
-    const item = toItem(row, fields);
-    if (!fits) {
-      chars += JSON.stringify(item).length + 1;
-      if (items.length > 0 && chars > PAGE_CHARS) break;
-    }
-    items.push(item);
-  }
+  const items = pageItems(rows, window.limit, fields);
   const more = rows.length > items.length;
   const last = rows[items.length - 1];
   const key = last && (state === undefined ? keyset?.key(last) : [last._score ?? 0, last._id, state]);
@@ -666,7 +568,6 @@ function emptyHint(db: TicketsDb, project: { id: number; key: string } | undefin
   return emptySearchHint({ anyProject, anyTicket, project: project?.key });
 }
 
-/** Letters and digits only, in lower case, without accents: how two spellings of one label or name compare. */
 /**
  * For a search that found nothing, the labels or names in use that a label or assignee filter may have meant:
  * spelt otherwise (`needs_review` for `needs review`, `CHLOÉ` for `Chloé`), when the one given is in use
@@ -697,29 +598,6 @@ function nearMisses(db: TicketsDb, label: string | undefined, assignee: string |
   return nearMissNote(label, assignee, near);
 }
 
-/**
- * At least as many characters as a result's JSON has, and its comma: its text twice (stored text has no
- * control characters, so an escape takes two), and 1,000 for the other fields (names of up to 100
- * characters, dates, keys, the JSON's names and punctuation).
- */
-const charsAtMost = (row: Row) =>
-  2 * (row.title.length + row.labels.length + (row.description?.length ?? 0) + (row.assignee?.length ?? 0)) +
-  2 * (row.reporter?.length ?? 0) +
-  1_000;
-
-function toItem(row: Row, fields: ReadonlySet<ExtraField>): SearchItem {
-  const item: SearchItem = toSummary(row);
-  for (const field of fields) {
-    if (field === 'description') {
-      item.description = head(row.description ?? '', LIST_DESCRIPTION_CHARS);
-      item.description_truncated = row.description_truncated === 1;
-    } else if (field === 'created_at') item.created_at = row.created_at ?? row.updatedAt;
-    else if (field === 'estimate') item.estimate = row.estimate ?? null;
-    else item[field] = row[field] ?? null;
-  }
-  return item;
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // Similar tickets
 
@@ -729,29 +607,22 @@ function toItem(row: Row, fields: ReadonlySet<ExtraField>): SearchItem {
  * thousand to their tickets is cheap.
  */
 const SIMILAR_PREFILTER = 1_000;
-/** Best title hits whose titles are compared word by word, for the SIMILAR_CANDIDATES closest. */
-const SIMILAR_TITLE_HITS = 300;
+
 /**
  * Likely duplicates of a ticket that is about to be created. The title's significant words form an OR query
  * over titles, and with a few frequent words of the description added, a second one; a description's most
- * frequent words, all of them, form a third over descriptions. The best bm25 candidates of each are scored by
- * the Jaccard index of their lightly stemmed title words with the given title's, raised a little by
- * description overlap, or, when the two descriptions share MIN_SHARED_WORDS words or more, by the Jaccard
- * index of their words (times SAME_DESCRIPTION) if that is higher; those at or above the threshold come
- * back, best first.
+ * frequent words, all of them, form a third over descriptions. The best bm25 candidates of each are scored
+ * as domain similarItems says.
  */
 export function findSimilarTickets(
   db: TicketsDb,
   options: SimilarOptions,
 ): { items: SimilarItem[]; note?: string } {
   const project = options.project === undefined ? undefined : getProjectRow(db, options.project);
-  const titleWords = queryWords(options.title).slice(0, MAX_TITLE_WORDS);
-  const descriptionText = (options.description ?? '').slice(0, 5_000);
-  const descriptionWords = topWords(descriptionText, new Set(titleWords), MAX_DESCRIPTION_WORDS);
+  const query = similarQuery(options);
+  const { titleWords, descriptionWords } = query;
   const titleMatch = ftsAnyOf(titleWords);
-  // Nothing to compare (`!!!`): said, as search_tickets says it, so an empty list is not read as no duplicate.
-  if (!titleMatch)
-    return { items: [], note: 'The title has no word to compare: words are letters and digits' };
+  if (!titleMatch) return { items: [], note: NO_TITLE_WORD };
   const left = indexNewTickets(db);
 
   const filters: Filter[] = [];
@@ -812,11 +683,8 @@ export function findSimilarTickets(
   };
   const withDescription = ftsAnyOf([...titleWords, ...descriptionWords]);
   if (descriptionWords.length > 0 && withDescription) add(`{title} : (${withDescription})`);
-  const description = descriptionText.trim() ? stems(descriptionText) : undefined;
-  if (description && description.size >= MIN_SHARED_WORDS) {
-    const sameDescription = topWords(descriptionText, new Set(), MAX_DESCRIPTION_WORDS);
-    if (sameDescription.length >= 2) add(`{description} : (${allWords(sameDescription)})`);
-  }
+  const { description, sameDescriptionWords } = query;
+  if (sameDescriptionWords.length >= 2) add(`{description} : (${allWords(sameDescriptionWords)})`);
   // Descriptions are read only to compare with one given, and only the candidates'.
   const descriptions = new Map(
     description && candidates.length > 0

@@ -1,18 +1,17 @@
 /** Projects: create, update, list, keys, completion. */
 
 import { OPEN_STATUSES } from '../../domain/model.js';
-import { changedFields, checkNameTaken, projectChanges, projectExists } from '../../domain/projects.js';
+import {
+  changedFields,
+  checkNameTaken,
+  projectChanges,
+  projectExists,
+  toProject,
+} from '../../domain/projects.js';
 import { LIMITS } from '../../domain/reports.js';
 import type { ProjectList, TicketsStore } from '../types.js';
 import type { PgAccess } from './access.js';
-import {
-  getProjectRow,
-  PROJECT_COLUMNS,
-  type ProjectRow,
-  projectsNamed,
-  type Query,
-  toProject,
-} from './shared.js';
+import { getProjectRow, PROJECT_COLUMNS, type ProjectRow, projectsNamed, type Query } from './shared.js';
 
 export type ProjectsPart = Pick<
   TicketsStore,

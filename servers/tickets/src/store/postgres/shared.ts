@@ -29,7 +29,6 @@ import {
   type Ticket,
   type TicketType,
 } from '../../domain/model.js';
-import type { Project } from '../../domain/projects.js';
 import type { Query } from './access.js';
 
 export type { Query };
@@ -317,14 +316,6 @@ export interface ProjectRow {
 /** The columns of a ProjectRow, of `projects p` (in a SELECT, or the RETURNING of `projects AS p`). */
 export const PROJECT_COLUMNS = `p.id, p.key, p.name, p.description, p.last_number AS "lastNumber",
   p.created_at AS "createdAt", p.archived_at AS "archivedAt"`;
-
-export const toProject = (row: ProjectRow): Project => ({
-  key: row.key,
-  name: row.name,
-  description: row.description,
-  archived: row.archivedAt !== null,
-  created_at: row.createdAt,
-});
 
 /** The project with this exact key (upper case, trimmed), or undefined; `lock`: FOR UPDATE. */
 export async function findProjectRow(q: Query, key: string, lock = false): Promise<ProjectRow | undefined> {

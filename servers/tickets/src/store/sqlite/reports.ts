@@ -17,6 +17,7 @@ import {
 } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { normaliseKey } from '../../domain/keys.js';
+import { toProject } from '../../domain/projects.js';
 import { LIMITS } from '../../domain/reports.js';
 import type {
   HistorySpan,
@@ -234,13 +235,7 @@ export function projectStatusData(
     .all();
 
   return {
-    project: {
-      key: project.key,
-      name: project.name,
-      description: project.description,
-      archived: project.archivedAt !== null,
-      created_at: project.createdAt,
-    },
+    project: toProject(project),
     byStatus: Object.fromEntries(byStatus),
     openByPriority: Object.fromEntries(byPriority),
     overdueTotal,

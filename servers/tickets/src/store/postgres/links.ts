@@ -1,6 +1,14 @@
 /** Links between tickets: link (no cycle of blocks or duplicates) and unlink. */
 import { InvalidInput, NotFound } from '@shipyard/core';
-import { bothEnds, INVERSE, LINK_TYPES, type LinkType } from '../../domain/links.js';
+import {
+  bothEnds,
+  type CanonicalLink,
+  canonical,
+  LINK_TYPES,
+  type LinkType,
+  linkEntries,
+  type StoredLinkType as StoredType,
+} from '../../domain/links.js';
 import { elide, nowIso } from '../../domain/model.js';
 import type { LinkInput, LinkResult, TicketsStore } from '../types.js';
 import type { PgAccess } from './access.js';
@@ -15,35 +23,11 @@ import {
 
 export type LinksPart = Pick<TicketsStore, 'linkTickets' | 'unlinkTickets'>;
 
-/** The stored types: blocked_by and duplicated_by are rows of blocks and duplicates read from the target. */
-type StoredType = 'blocks' | 'duplicates' | 'relates';
-
-interface Canonical {
-  sourceId: number;
-  type: StoredType;
-  targetId: number;
-}
-
 /** The stored type of a link type. */
 const storedType = (type: LinkType): StoredType =>
   type === 'blocked_by' ? 'blocks' : type === 'duplicated_by' ? 'duplicates' : type;
 
-/** The stored row for "from <type> to": blocked_by/duplicated_by swap ends, relates puts the lower id first. */
-function canonical(from: TicketDbRow, type: LinkType, to: TicketDbRow): Canonical {
-  switch (type) {
-    case 'blocks':
-    case 'duplicates':
-      return { sourceId: from.id, type, targetId: to.id };
-    case 'blocked_by':
-      return { sourceId: to.id, type: 'blocks', targetId: from.id };
-    case 'duplicated_by':
-      return { sourceId: to.id, type: 'duplicates', targetId: from.id };
-    case 'relates':
-      return { sourceId: Math.min(from.id, to.id), type: 'relates', targetId: Math.max(from.id, to.id) };
-  }
-}
-
-const sameLink = (a: Canonical, b: Canonical) =>
+const sameLink = (a: CanonicalLink, b: CanonicalLink) =>
   a.sourceId === b.sourceId && a.type === b.type && a.targetId === b.targetId;
 
 /**
@@ -133,12 +117,8 @@ async function recordLinkChange(
   by: string | undefined,
   at: string,
 ) {
-  for (const [ticket, value] of [
-    [from, `${type} ${to.key}`],
-    [to, `${INVERSE[type]} ${from.key}`],
-  ] as const) {
-    const entry = change === 'added' ? { old: null, new: value } : { old: value, new: null };
-    await recordHistory(tx, ticket.id, [{ field: 'link', ...entry }], by, at);
+  for (const [ticket, entry] of linkEntries(from, type, to, change)) {
+    await recordHistory(tx, ticket.id, [entry], by, at);
   }
 }
 

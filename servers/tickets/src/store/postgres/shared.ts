@@ -15,7 +15,7 @@ import {
   projectNameKey,
   projectNotFound as projectNotFoundError,
 } from '../../domain/keys.js';
-import type { LinkType, TicketLinks } from '../../domain/links.js';
+import { groupLinks, type TicketLinks } from '../../domain/links.js';
 import {
   type Change,
   historyText,
@@ -284,19 +284,7 @@ export async function linksOf(q: Query, ticketId: number): Promise<TicketLinks> 
      ORDER BY t.status = ANY($2) DESC, p.key COLLATE "C", t.number`,
     [ticketId, OPEN],
   );
-  const grouped: TicketLinks = { blocks: [], blocked_by: [], duplicates: [], duplicated_by: [], relates: [] };
-  for (const row of rows) {
-    const direction: LinkType =
-      row.type === 'relates'
-        ? 'relates'
-        : row.outgoing
-          ? row.type
-          : row.type === 'blocks'
-            ? 'blocked_by'
-            : 'duplicated_by';
-    grouped[direction].push({ key: row.key, title: row.title, status: row.status });
-  }
-  return grouped;
+  return groupLinks(rows, (row) => row.outgoing);
 }
 
 // ---------------------------------------------------------------------------------------------------------

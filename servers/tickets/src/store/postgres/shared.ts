@@ -22,12 +22,12 @@ import {
   OPEN_STATUSES,
   PROJECT_KEY,
   type Priority,
-  parseLabels,
   projectOfKey,
   type Status,
   TICKET_KEY,
   type Ticket,
   type TicketType,
+  toTicket as ticketOf,
 } from '../../domain/model.js';
 import type { Query } from './access.js';
 
@@ -163,25 +163,10 @@ export async function toTicket(q: Query, row: TicketDbRow): Promise<Ticket> {
       ? null
       : ((await q.query<{ key: string }>('SELECT key FROM tickets WHERE id = $1', [row.parent_id])).rows[0]
           ?.key ?? null);
-  return {
-    key: row.key,
-    title: row.title,
-    type: row.type,
-    status: row.status,
-    priority: row.priority,
-    assignee: row.assignee,
-    labels: parseLabels(row.labels),
-    updated_at: row.updated_at,
-    project: projectOfKey(row.key),
-    description: row.description,
-    reporter: row.reporter,
-    estimate: row.estimate,
-    due_date: row.due_date,
+  return ticketOf(
+    { ...row, dueDate: row.due_date, updatedAt: row.updated_at, createdAt: row.created_at },
     parent,
-    resolution: row.resolution,
-    version: row.version,
-    created_at: row.created_at,
-  };
+  );
 }
 
 /** Record field changes of one ticket, in order, in one statement (inside the write that made them). */

@@ -13,17 +13,9 @@ import {
   selfLink,
   type TicketLinks,
 } from '../../domain/links.js';
+import { elide, nowIso, OPEN_STATUSES } from '../../domain/model.js';
 import type { LinkResult } from '../rows.js';
-import {
-  elide,
-  nowIso,
-  OPEN_STATUSES,
-  recordHistory,
-  type TicketRow,
-  type TicketsDb,
-  type Tx,
-  ticketArgument,
-} from './model.js';
+import { recordHistory, type TicketRow, type TicketsDb, type Tx, ticketArgument } from './model.js';
 import { links, projects, tickets } from './schema.js';
 
 /** The stored types: blocked_by and duplicated_by are rows of blocks and duplicates read from the target. */

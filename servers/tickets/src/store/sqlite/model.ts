@@ -23,9 +23,6 @@ import {
 } from '../../domain/model.js';
 import { history, projects, type schema, tickets } from './schema.js';
 
-// The rules are the domain's; the modules here import them with the rows from one place.
-export * from '../../domain/model.js';
-
 /** The server's drizzle database (`$client` is its better-sqlite3 connection). */
 export type TicketsDb = ShipyardDatabase<typeof schema>['db'];
 /** A drizzle database or the transaction handle inside db.transaction(). */

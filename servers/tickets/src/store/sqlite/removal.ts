@@ -1,5 +1,6 @@
 import { recordChanges } from '@shipyard/db';
 import { asc, eq, inArray } from 'drizzle-orm';
+import { nowIso, ticketUris } from '../../domain/model.js';
 import {
   checkRemovable,
   type DeletedTicket,
@@ -9,7 +10,7 @@ import {
   linkGone,
 } from '../../domain/removal.js';
 import { linksOf } from './links.js';
-import { getTicketRow, nowIso, recordHistory, shownOn, type TicketsDb, ticketUris } from './model.js';
+import { getTicketRow, recordHistory, shownOn, type TicketsDb } from './model.js';
 import { tickets } from './schema.js';
 
 /**

@@ -17,6 +17,7 @@ import {
 } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { normaliseKey } from '../../domain/keys.js';
+import { OPEN_STATUSES, priorityRank } from '../../domain/model.js';
 import { toProject } from '../../domain/projects.js';
 import { completionShares, LIMITS } from '../../domain/reports.js';
 import type {
@@ -33,8 +34,6 @@ import {
   findTicketRow,
   getProjectRow,
   getTicketRow,
-  OPEN_STATUSES,
-  priorityRank,
   sqlList,
   type TicketRow,
   type Tx,

@@ -1,13 +1,15 @@
 /** Links between tickets: link (no cycle of blocks or duplicates) and unlink. */
-import { InvalidInput, NotFound } from '@shipyard/core';
 import {
   bothEnds,
   type CanonicalLink,
   canonical,
   LINK_TYPES,
   type LinkType,
+  linkCycle,
   linkEntries,
+  noSuchLink,
   type StoredLinkType as StoredType,
+  selfLink,
 } from '../../domain/links.js';
 import { elide, nowIso } from '../../domain/model.js';
 import type { LinkInput, LinkResult, TicketsStore } from '../types.js';
@@ -136,12 +138,7 @@ async function endsOf(
     const from = await ticketArgument(tx, 'key', key);
     const to = await ticketArgument(tx, 'target', target);
     if (from.id === to.id) {
-      throw new InvalidInput(
-        change === 'link'
-          ? `A ticket cannot be linked to itself (${from.key})`
-          : `A ticket is never linked to itself (${from.key}), so there is no such link to remove`,
-        { hint: 'Pass a different target key' },
-      );
+      throw selfLink(from.key, change);
     }
     return [from, to] as [TicketDbRow, TicketDbRow];
   };
@@ -176,10 +173,8 @@ export async function linkWithin(
       if (path) {
         const shown = elide([...path, link.targetId], 0);
         const keys = await keysOf(tx, shown);
-        const chain = shown.map((id) => (id === 0 ? '…' : (keys.get(id) ?? `#${id}`))).join(` ${link.type} `);
-        throw new InvalidInput(`Linking ${from.key} ${input.type} ${to.key} would make a cycle: ${chain}`, {
-          hint: 'Remove one link of the cycle with unlink_tickets first, or link as relates',
-        });
+        const chain = shown.map((id) => (id === 0 ? '…' : (keys.get(id) ?? `#${id}`)));
+        throw linkCycle(from.key, input.type, to.key, link.type, chain);
       }
     }
     const at = nowIso();
@@ -228,13 +223,7 @@ export function linksPart(access: PgAccess): LinksPart {
           const actual = LINK_TYPES.filter(
             (type) => type !== input.type && stored.some((row) => sameLink(row, canonical(from, type, to))),
           );
-          throw new NotFound(`${from.key} has no ${input.type} link to ${to.key}`, {
-            hint:
-              actual.length > 0
-                ? `${actual.map((type) => `${from.key} ${type} ${to.key}`).join('; ')}: call unlink_tickets with ` +
-                  `type ${actual.join(' or ')}`
-                : `${from.key} and ${to.key} are not linked; get_ticket with include links shows a ticket's links`,
-          });
+          throw noSuchLink(from.key, input.type, to.key, actual);
         }
         const at = nowIso();
         await recordLinkChange(tx, from, input.type, to, 'removed', by, at);

@@ -81,7 +81,7 @@ function ownComment(tx: Tx, key: string, id: number, user: string | undefined, c
     .where(and(eq(comments.id, id), eq(comments.ticketId, ticket.id)))
     .get();
   checkOwnComment(ticket.key, id, row, user, change);
-  return { ticket, row: row as typeof comments.$inferSelect };
+  return { ticket, row };
 }
 
 /**

@@ -38,7 +38,7 @@ export function checkOwnComment(
   comment: { author: string | null } | undefined,
   user: string | undefined,
   change: 'edit' | 'delete',
-): void {
+): asserts comment is { author: string | null } {
   if (!comment) {
     throw new NotFound(`${key} has no comment ${id}`, {
       hint: `Call get_ticket for ${key} to see its comments and their ids`,

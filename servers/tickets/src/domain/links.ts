@@ -1,5 +1,5 @@
 import { InvalidInput, NotFound } from '@shipyard/core';
-import { type Status, ticketUris } from './model.js';
+import { type Change, type Status, ticketUris } from './model.js';
 
 /** The five ways to name a link, from the side of the ticket it is read from. */
 export const LINK_TYPES = ['blocks', 'blocked_by', 'duplicates', 'duplicated_by', 'relates'] as const;
@@ -103,3 +103,44 @@ export const noSuchLink = (key: string, type: LinkType, target: string, actual: 
           `type ${actual.join(' or ')}`
         : `${key} and ${target} are not linked; get_ticket with include links shows a ticket's links`,
   });
+
+/**
+ * A ticket's links grouped by how each reads from it (a blocks row to it is blocked_by), from rows in the
+ * order the groups list them; `outgoing` tells a row whose source is the ticket.
+ */
+export function groupLinks<R extends { type: StoredLinkType; key: string; title: string; status: Status }>(
+  rows: readonly R[],
+  outgoing: (row: R) => boolean,
+): TicketLinks {
+  const grouped: TicketLinks = { blocks: [], blocked_by: [], duplicates: [], duplicated_by: [], relates: [] };
+  for (const row of rows) {
+    const direction: LinkType =
+      row.type === 'relates'
+        ? 'relates'
+        : outgoing(row)
+          ? row.type
+          : row.type === 'blocks'
+            ? 'blocked_by'
+            : 'duplicated_by';
+    grouped[direction].push({ key: row.key, title: row.title, status: row.status });
+  }
+  return grouped;
+}
+
+/** The `link` history entries of a link added or removed: one per ticket, each from its own side. */
+export function linkEntries<T extends { key: string }>(
+  from: T,
+  type: LinkType,
+  to: T,
+  change: 'added' | 'removed',
+): [T, Change][] {
+  return (
+    [
+      [from, `${type} ${to.key}`],
+      [to, `${INVERSE[type]} ${from.key}`],
+    ] as const
+  ).map(([ticket, value]) => [
+    ticket,
+    { field: 'link', ...(change === 'added' ? { old: null, new: value } : { old: value, new: null }) },
+  ]);
+}

@@ -10,6 +10,21 @@ export interface Project {
   created_at: string;
 }
 
+/** A project as answers show it, from a stored row (either store's, camel case). */
+export const toProject = (row: {
+  key: string;
+  name: string;
+  description: string;
+  archivedAt: string | null;
+  createdAt: string;
+}): Project => ({
+  key: row.key,
+  name: row.name,
+  description: row.description,
+  archived: row.archivedAt !== null,
+  created_at: row.createdAt,
+});
+
 /** A new project's key is taken: Conflict naming the project that has it. */
 export const projectExists = (key: string, name: string) =>
   new Conflict(`Project ${key} already exists (${quoteText(name)})`, {

@@ -1,6 +1,6 @@
 import { Conflict } from '@shipyard/core';
-import type { LinkType } from './links.js';
-import { listOf } from './model.js';
+import { INVERSE, LINK_TYPES, type LinkType, type TicketLinks } from './links.js';
+import { type Change, labelsUri, listOf, ticketUris } from './model.js';
 
 /** Keys a refusal or an answer names, at most this many of each kind. */
 export const NAMED = 20;
@@ -52,3 +52,37 @@ export function checkRemovable(
     });
   }
 }
+
+/** A ticket's links as a delete names them: each type in LINK_TYPES order, with the other ticket's key. */
+export const linkedOf = (grouped: TicketLinks): { type: LinkType; key: string }[] =>
+  LINK_TYPES.flatMap((type) => grouped[type].map((ticket) => ({ type, key: ticket.key })));
+
+/**
+ * The pages a delete changes, read before the row goes: the ticket's own, the projects list, its project's
+ * labels when it had any (`labels` is the stored JSON), and `shown`, the pages that show it (see shownOn).
+ */
+export const deleteUris = (key: string, labels: string, shown: readonly string[]): string[] => [
+  ...ticketUris(key, { links: true }),
+  'tickets://projects',
+  ...(labels !== '[]' ? [labelsUri(key)] : []),
+  ...shown,
+];
+
+/** The history entry of a linked ticket whose link to `key` went, from its side ("blocked_by SHIP-1"). */
+export const linkGone = (type: LinkType, key: string): Change => ({
+  field: 'link',
+  old: `${INVERSE[type]} ${key}`,
+  new: null,
+});
+
+/** A delete's answer: the children named are the first NAMED, in the order given. */
+export const deletedTicket = (
+  row: { key: string; title: string },
+  children: readonly { key: string }[],
+  links: number,
+): DeletedTicket => ({
+  key: row.key,
+  title: row.title,
+  children: children.slice(0, NAMED).map((child) => child.key),
+  links,
+});

@@ -69,6 +69,28 @@ const literal = (text: string) => {
   return `${fence}${pad}${shown}${pad}${fence}`;
 };
 
+/**
+ * How many first keys each project (by id, `n` tickets, in key order) gives a completion: each as many as it
+ * has, up to an equal part of what the smaller ones leave; past LIMITS.completions projects, one each for
+ * the first ones.
+ */
+export function completionShares(counts: readonly { id: number; n: number }[]): Map<number, number> {
+  const share = new Map<number, number>();
+  if (counts.length > LIMITS.completions) {
+    for (const project of counts.slice(0, LIMITS.completions)) share.set(project.id, 1);
+  } else {
+    let left = LIMITS.completions;
+    counts
+      .toSorted((a, b) => a.n - b.n)
+      .forEach((project, i, bySize) => {
+        const part = Math.min(project.n, Math.floor(left / (bySize.length - i)));
+        share.set(project.id, part);
+        left -= part;
+      });
+  }
+  return share;
+}
+
 /** Text with its bidi controls written as `\u202e` escapes (see {@link quoted}). */
 const escapeBidi = (text: string) =>
   text.replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

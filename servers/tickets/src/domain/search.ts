@@ -583,3 +583,35 @@ export function similarQuery(options: SimilarOptions): SimilarQuery {
 
 /** Nothing to compare (`!!!`): said, as search_tickets says it, so an empty list is not read as no duplicate. */
 export const NO_TITLE_WORD = 'The title has no word to compare: words are letters and digits';
+
+/** Word endings porter removes or rewrites, with their plurals and the compounds its steps cut in turn. */
+const ENDINGS = [
+  ...['', 's', 'es', 'ies', 'ed', 'ing', 'ings', 'ly', 'er', 'ers', 'est', 'ier', 'iest', 'iness', 'y'],
+  ...['ment', 'ments', 'ness', 'ful', 'fully', 'fulness', 'less', 'able', 'ible', 'ably', 'al', 'ally'],
+  ...['ance', 'ence', 'ant', 'ent', 'ency', 'ancy', 'ism', 'ist', 'ists', 'ity', 'ities', 'ive', 'ives'],
+  ...['iveness', 'ize', 'izes', 'ized', 'izing', 'ise', 'ate', 'ates', 'ated', 'ating', 'ation', 'ations'],
+  ...['ational', 'ator', 'ators', 'ization', 'izations', 'alization', 'ous', 'ously', 'ousness', 'ic'],
+  ...['ical', 'ically', 'icity', 'icate', 'ative', 'alize', 'alism', 'ality', 'bility', 'ibility', 'ion'],
+  ...['ions', 'ure'],
+];
+
+/** Shortest stem a prefix is cut to: porter leaves two letters at least (dying: dy). */
+const MIN_STEM = 2;
+
+/**
+ * Words that start like the prefix `word` and whose stems may be shorter than it (integrat: integration,
+ * stored as integr): `word` cut where an ending may start, followed by that ending, in ENDINGS order.
+ * `length` counts a cut's letters as the store's engine does.
+ */
+export function stemCandidates(word: string, length: (base: string) => number): string[] {
+  const words = new Set<string>();
+  for (const ending of ENDINGS) {
+    // Cut where the ending may start: the prefix ends with the ending's first `cut` letters.
+    for (let cut = 0; cut < Math.max(1, ending.length); cut++) {
+      if (cut > 0 && !word.endsWith(ending.slice(0, cut))) continue;
+      const base = word.slice(0, word.length - cut);
+      if (length(base) >= MIN_STEM) words.add(base + ending);
+    }
+  }
+  return [...words];
+}

@@ -1,7 +1,6 @@
 /** Comments: add, edit and delete one's own. */
-import { Forbidden, NotFound, quoteText } from '@shipyard/core';
+import { checkOwnComment } from '../../domain/comments.js';
 import { nowIso, ticketUris } from '../../domain/model.js';
-import { foldName } from '../../domain/people.js';
 import type { TicketsStore } from '../types.js';
 import type { PgAccess } from './access.js';
 import { type CommentDbRow, getTicketRow, insertComment, isSerial, type Query, toComment } from './shared.js';
@@ -34,22 +33,7 @@ async function ownComment(
         ])
       ).rows[0]
     : undefined;
-  if (!row) {
-    throw new NotFound(`${ticket.key} has no comment ${id}`, {
-      hint: `Call get_ticket for ${ticket.key} to see its comments and their ids`,
-    });
-  }
-  if (by === undefined) {
-    throw new Forbidden(`Only a comment's author may ${change} it, and this server has no configured user`, {
-      hint: 'Start the server with --user / SHIPYARD_USER to change your own comments',
-    });
-  }
-  if (row.author === null || foldName(row.author) !== foldName(by)) {
-    const author = row.author === null ? 'no named author' : quoteText(row.author);
-    throw new Forbidden(`Comment ${id} on ${ticket.key} is by ${author}; only its author may ${change} it`, {
-      hint: 'Add a comment of your own with add_ticket_comment instead',
-    });
-  }
+  checkOwnComment(ticket.key, id, row, by, change);
   return { ticket, row };
 }
 

@@ -1,6 +1,16 @@
 /** Links between tickets: link (no cycle of blocks or duplicates) and unlink. */
-import { InvalidInput, NotFound } from '@shipyard/core';
-import { bothEnds, INVERSE, LINK_TYPES, type LinkType } from '../../domain/links.js';
+import {
+  bothEnds,
+  type CanonicalLink,
+  canonical,
+  LINK_TYPES,
+  type LinkType,
+  linkCycle,
+  linkEntries,
+  noSuchLink,
+  type StoredLinkType as StoredType,
+  selfLink,
+} from '../../domain/links.js';
 import { elide, nowIso } from '../../domain/model.js';
 import type { LinkInput, LinkResult, TicketsStore } from '../types.js';
 import type { PgAccess } from './access.js';
@@ -15,35 +25,11 @@ import {
 
 export type LinksPart = Pick<TicketsStore, 'linkTickets' | 'unlinkTickets'>;
 
-/** The stored types: blocked_by and duplicated_by are rows of blocks and duplicates read from the target. */
-type StoredType = 'blocks' | 'duplicates' | 'relates';
-
-interface Canonical {
-  sourceId: number;
-  type: StoredType;
-  targetId: number;
-}
-
 /** The stored type of a link type. */
 const storedType = (type: LinkType): StoredType =>
   type === 'blocked_by' ? 'blocks' : type === 'duplicated_by' ? 'duplicates' : type;
 
-/** The stored row for "from <type> to": blocked_by/duplicated_by swap ends, relates puts the lower id first. */
-function canonical(from: TicketDbRow, type: LinkType, to: TicketDbRow): Canonical {
-  switch (type) {
-    case 'blocks':
-    case 'duplicates':
-      return { sourceId: from.id, type, targetId: to.id };
-    case 'blocked_by':
-      return { sourceId: to.id, type: 'blocks', targetId: from.id };
-    case 'duplicated_by':
-      return { sourceId: to.id, type: 'duplicates', targetId: from.id };
-    case 'relates':
-      return { sourceId: Math.min(from.id, to.id), type: 'relates', targetId: Math.max(from.id, to.id) };
-  }
-}
-
-const sameLink = (a: Canonical, b: Canonical) =>
+const sameLink = (a: CanonicalLink, b: CanonicalLink) =>
   a.sourceId === b.sourceId && a.type === b.type && a.targetId === b.targetId;
 
 /**
@@ -133,12 +119,8 @@ async function recordLinkChange(
   by: string | undefined,
   at: string,
 ) {
-  for (const [ticket, value] of [
-    [from, `${type} ${to.key}`],
-    [to, `${INVERSE[type]} ${from.key}`],
-  ] as const) {
-    const entry = change === 'added' ? { old: null, new: value } : { old: value, new: null };
-    await recordHistory(tx, ticket.id, [{ field: 'link', ...entry }], by, at);
+  for (const [ticket, entry] of linkEntries(from, type, to, change)) {
+    await recordHistory(tx, ticket.id, [entry], by, at);
   }
 }
 
@@ -156,12 +138,7 @@ async function endsOf(
     const from = await ticketArgument(tx, 'key', key);
     const to = await ticketArgument(tx, 'target', target);
     if (from.id === to.id) {
-      throw new InvalidInput(
-        change === 'link'
-          ? `A ticket cannot be linked to itself (${from.key})`
-          : `A ticket is never linked to itself (${from.key}), so there is no such link to remove`,
-        { hint: 'Pass a different target key' },
-      );
+      throw selfLink(from.key, change);
     }
     return [from, to] as [TicketDbRow, TicketDbRow];
   };
@@ -196,10 +173,8 @@ export async function linkWithin(
       if (path) {
         const shown = elide([...path, link.targetId], 0);
         const keys = await keysOf(tx, shown);
-        const chain = shown.map((id) => (id === 0 ? '…' : (keys.get(id) ?? `#${id}`))).join(` ${link.type} `);
-        throw new InvalidInput(`Linking ${from.key} ${input.type} ${to.key} would make a cycle: ${chain}`, {
-          hint: 'Remove one link of the cycle with unlink_tickets first, or link as relates',
-        });
+        const chain = shown.map((id) => (id === 0 ? '…' : (keys.get(id) ?? `#${id}`)));
+        throw linkCycle(from.key, input.type, to.key, link.type, chain);
       }
     }
     const at = nowIso();
@@ -248,13 +223,7 @@ export function linksPart(access: PgAccess): LinksPart {
           const actual = LINK_TYPES.filter(
             (type) => type !== input.type && stored.some((row) => sameLink(row, canonical(from, type, to))),
           );
-          throw new NotFound(`${from.key} has no ${input.type} link to ${to.key}`, {
-            hint:
-              actual.length > 0
-                ? `${actual.map((type) => `${from.key} ${type} ${to.key}`).join('; ')}: call unlink_tickets with ` +
-                  `type ${actual.join(' or ')}`
-                : `${from.key} and ${to.key} are not linked; get_ticket with include links shows a ticket's links`,
-          });
+          throw noSuchLink(from.key, input.type, to.key, actual);
         }
         const at = nowIso();
         await recordLinkChange(tx, from, input.type, to, 'removed', by, at);

@@ -1,18 +1,18 @@
 /** Projects: create, update, list, keys, completion. */
 
 import { OPEN_STATUSES } from '../../domain/model.js';
-import { changedFields, checkNameTaken, projectChanges, projectExists } from '../../domain/projects.js';
+import type { ProjectCounts } from '../../domain/pages.js';
+import {
+  changedFields,
+  checkNameTaken,
+  projectChanges,
+  projectExists,
+  toProject,
+} from '../../domain/projects.js';
 import { LIMITS } from '../../domain/reports.js';
 import type { ProjectList, TicketsStore } from '../types.js';
 import type { PgAccess } from './access.js';
-import {
-  getProjectRow,
-  PROJECT_COLUMNS,
-  type ProjectRow,
-  projectsNamed,
-  type Query,
-  toProject,
-} from './shared.js';
+import { getProjectRow, PROJECT_COLUMNS, type ProjectRow, projectsNamed, type Query } from './shared.js';
 
 export type ProjectsPart = Pick<
   TicketsStore,
@@ -97,14 +97,7 @@ export function projectsPart(access: PgAccess): ProjectsPart {
         const listed = includeArchived ? 'true' : 'p.archived_at IS NULL';
         const total = await countOf(q, `SELECT count(*)::int AS n FROM projects p WHERE ${listed}`);
         // One more than shown, to know whether any follow.
-        const { rows } = await q.query<{
-          key: string;
-          name: string;
-          description: string;
-          archived: boolean;
-          open: number;
-          total: number;
-        }>(
+        const { rows } = await q.query<ProjectCounts>(
           `SELECT p.key, p.name, p.description, p.archived_at IS NOT NULL AS archived,
              coalesce(c.open, 0)::int AS open, coalesce(c.total, 0)::int AS total
            FROM projects p

@@ -2,7 +2,7 @@
 import type { Completion } from '@shipyard/core';
 import { normaliseKey } from '../../domain/keys.js';
 import type { Status } from '../../domain/model.js';
-import { LIMITS } from '../../domain/reports.js';
+import { completionShares, LIMITS } from '../../domain/reports.js';
 import { COMMENTS_SHOWN, HISTORY_SHOWN, type HistoryEntry } from '../../domain/tickets.js';
 import type { TicketDetailsData, TicketsStore } from '../types.js';
 import type { PgAccess } from './access.js';
@@ -56,19 +56,7 @@ async function projectsFirstKeys(q: Query, prefix: string, openOnly: boolean): P
       [prefix, openOnly, OPEN],
     )
   ).rows;
-  const share = new Map<number, number>();
-  if (counts.length > LIMITS.completions) {
-    for (const project of counts.slice(0, LIMITS.completions)) share.set(project.id, 1);
-  } else {
-    let left = LIMITS.completions;
-    counts
-      .toSorted((a, b) => a.n - b.n)
-      .forEach((project, i, bySize) => {
-        const part = Math.min(project.n, Math.floor(left / (bySize.length - i)));
-        share.set(project.id, part);
-        left -= part;
-      });
-  }
+  const share = completionShares(counts);
   const ids = counts.map((project) => project.id);
   const parts = counts.map((project) => share.get(project.id) ?? 0);
   // Each project's first keys by number, in project key order, in one statement.

@@ -1,6 +1,7 @@
 /** A project's status and labels, and the known people, each read in one snapshot. */
 import { sql } from 'drizzle-orm';
 import { OPEN_STATUSES, type Priority, priorityRank, type Status } from '../../domain/model.js';
+import { toProject } from '../../domain/projects.js';
 import type { PeopleData, ProjectLabelsData, ProjectStatusData, TicketLine, TicketsStore } from '../types.js';
 import type { PgAccess, Query } from './access.js';
 import { rowOf, rowsOf, sqlList } from './find.js';
@@ -109,13 +110,7 @@ async function projectStatusData(
   const recent = await lines(inProject, sql`t.updated_at DESC, t.id DESC`);
 
   return {
-    project: {
-      key: project.key,
-      name: project.name,
-      description: project.description,
-      archived: project.archivedAt !== null,
-      created_at: project.createdAt,
-    },
+    project: toProject(project),
     byStatus: Object.fromEntries(byStatus.map((row) => [row.status, row.n])),
     openByPriority: Object.fromEntries(openRows.map((row) => [row.priority, row.n])),
     overdueTotal: openRows.reduce((sum, row) => sum + row.overdue, 0),

@@ -21,6 +21,7 @@
  * - Accents are removed by Unicode decomposition (U+0300-U+036F), not by unicode61's own table.
  */
 import { type SQL, sql } from 'drizzle-orm';
+import { stemCandidates } from '../../domain/search.js';
 import { SEARCH_CONFIG } from './schema.js';
 
 export interface SearchWord {
@@ -63,36 +64,12 @@ export function searchWords(text: string): SearchWord[] {
   return words;
 }
 
-/** Endings after which a prefix's word may be stored as a stem shorter than the prefix (as prefix.ts). */
-const ENDINGS = [
-  ...['', 's', 'es', 'ies', 'ed', 'ing', 'ings', 'ly', 'er', 'ers', 'est', 'ier', 'iest', 'iness', 'y'],
-  ...['ment', 'ments', 'ness', 'ful', 'fully', 'fulness', 'less', 'able', 'ible', 'ably', 'al', 'ally'],
-  ...['ance', 'ence', 'ant', 'ent', 'ency', 'ancy', 'ism', 'ist', 'ists', 'ity', 'ities', 'ive', 'ives'],
-  ...['iveness', 'ize', 'izes', 'ized', 'izing', 'ise', 'ate', 'ates', 'ated', 'ating', 'ation', 'ations'],
-  ...['ational', 'ator', 'ators', 'ization', 'izations', 'alization', 'ous', 'ously', 'ousness', 'ic'],
-  ...['ical', 'ically', 'icity', 'icate', 'ative', 'alize', 'alism', 'ality', 'bility', 'ibility', 'ion'],
-  ...['ions', 'ure'],
-];
-
-/** Shortest start a prefix is cut to: a stem keeps two letters at least. */
-const MIN_STEM = 2;
-
 /**
  * Words that start like `prefix` and whose stems may be shorter than it (integrat: integration, stored as
  * integr): the prefix cut where an ending may start, followed by that ending.
  */
-export function prefixCandidates(prefix: string): string[] {
-  const word = prefix.toLowerCase();
-  const words = new Set<string>();
-  for (const ending of ENDINGS) {
-    for (let cut = 0; cut < Math.max(1, ending.length); cut++) {
-      if (cut > 0 && !word.endsWith(ending.slice(0, cut))) continue;
-      const base = word.slice(0, word.length - cut);
-      if ([...base].length >= MIN_STEM) words.add(base + ending);
-    }
-  }
-  return [...words];
-}
+export const prefixCandidates = (prefix: string): string[] =>
+  stemCandidates(prefix.toLowerCase(), (base) => [...base].length);
 
 const config = sql.raw(`'${SEARCH_CONFIG}'::regconfig`);
 

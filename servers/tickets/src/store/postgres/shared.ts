@@ -15,21 +15,20 @@ import {
   projectNameKey,
   projectNotFound as projectNotFoundError,
 } from '../../domain/keys.js';
-import type { LinkType, TicketLinks } from '../../domain/links.js';
+import { groupLinks, type TicketLinks } from '../../domain/links.js';
 import {
   type Change,
   historyText,
   OPEN_STATUSES,
   PROJECT_KEY,
   type Priority,
-  parseLabels,
   projectOfKey,
   type Status,
   TICKET_KEY,
   type Ticket,
   type TicketType,
+  toTicket as ticketOf,
 } from '../../domain/model.js';
-import type { Project } from '../../domain/projects.js';
 import type { Query } from './access.js';
 
 export type { Query };
@@ -164,25 +163,10 @@ export async function toTicket(q: Query, row: TicketDbRow): Promise<Ticket> {
       ? null
       : ((await q.query<{ key: string }>('SELECT key FROM tickets WHERE id = $1', [row.parent_id])).rows[0]
           ?.key ?? null);
-  return {
-    key: row.key,
-    title: row.title,
-    type: row.type,
-    status: row.status,
-    priority: row.priority,
-    assignee: row.assignee,
-    labels: parseLabels(row.labels),
-    updated_at: row.updated_at,
-    project: projectOfKey(row.key),
-    description: row.description,
-    reporter: row.reporter,
-    estimate: row.estimate,
-    due_date: row.due_date,
+  return ticketOf(
+    { ...row, dueDate: row.due_date, updatedAt: row.updated_at, createdAt: row.created_at },
     parent,
-    resolution: row.resolution,
-    version: row.version,
-    created_at: row.created_at,
-  };
+  );
 }
 
 /** Record field changes of one ticket, in order, in one statement (inside the write that made them). */
@@ -285,19 +269,7 @@ export async function linksOf(q: Query, ticketId: number): Promise<TicketLinks> 
      ORDER BY t.status = ANY($2) DESC, p.key COLLATE "C", t.number`,
     [ticketId, OPEN],
   );
-  const grouped: TicketLinks = { blocks: [], blocked_by: [], duplicates: [], duplicated_by: [], relates: [] };
-  for (const row of rows) {
-    const direction: LinkType =
-      row.type === 'relates'
-        ? 'relates'
-        : row.outgoing
-          ? row.type
-          : row.type === 'blocks'
-            ? 'blocked_by'
-            : 'duplicated_by';
-    grouped[direction].push({ key: row.key, title: row.title, status: row.status });
-  }
-  return grouped;
+  return groupLinks(rows, (row) => row.outgoing);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -317,14 +289,6 @@ export interface ProjectRow {
 /** The columns of a ProjectRow, of `projects p` (in a SELECT, or the RETURNING of `projects AS p`). */
 export const PROJECT_COLUMNS = `p.id, p.key, p.name, p.description, p.last_number AS "lastNumber",
   p.created_at AS "createdAt", p.archived_at AS "archivedAt"`;
-
-export const toProject = (row: ProjectRow): Project => ({
-  key: row.key,
-  name: row.name,
-  description: row.description,
-  archived: row.archivedAt !== null,
-  created_at: row.createdAt,
-});
 
 /** The project with this exact key (upper case, trimmed), or undefined; `lock`: FOR UPDATE. */
 export async function findProjectRow(q: Query, key: string, lock = false): Promise<ProjectRow | undefined> {

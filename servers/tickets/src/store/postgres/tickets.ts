@@ -8,10 +8,7 @@ import {
   checkKeysOnce,
 } from '../../domain/bulk.js';
 import { normaliseKey } from '../../domain/keys.js';
-import { INVERSE, LINK_TYPES } from '../../domain/links.js';
 import {
-  type Change,
-  labelsUri,
   normaliseLabels,
   nowIso,
   opensOrCloses,
@@ -21,7 +18,7 @@ import {
   ticketUris,
 } from '../../domain/model.js';
 import { resolvePerson } from '../../domain/people.js';
-import { checkRemovable, NAMED } from '../../domain/removal.js';
+import { checkRemovable, deletedTicket, deleteUris, linkedOf, linkGone } from '../../domain/removal.js';
 import {
   checkVersion,
   createdUris,
@@ -331,9 +328,7 @@ export function ticketsPart(access: PgAccess): TicketsPart {
           )
         ).rows;
         const grouped = await linksOf(tx, row.id);
-        const linked = LINK_TYPES.flatMap((type) =>
-          grouped[type].map((ticket) => ({ type, key: ticket.key })),
-        );
+        const linked = linkedOf(grouped);
         if (!input.force) {
           checkRemovable(
             row.key,
@@ -342,20 +337,14 @@ export function ticketsPart(access: PgAccess): TicketsPart {
           );
         }
         // Read before the row goes: the pages that show it (parent, linked tickets, projects it blocks).
-        const changed = [
-          ...ticketUris(row.key, { links: true }),
-          'tickets://projects',
-          ...(row.labels !== '[]' ? [labelsUri(row.key)] : []),
-          ...(await shownOn(tx, row.key, { blocking: true })),
-        ];
+        const changed = deleteUris(row.key, row.labels, await shownOn(tx, row.key, { blocking: true }));
         const at = nowIso();
         // Each linked ticket's history says the link went, from its side ("blocked_by SHIP-1").
         const ids = new Set<number>();
         for (const link of linked) {
           const other = await getTicketRow(tx, link.key);
           ids.add(other.id);
-          const entry: Change = { field: 'link', old: `${INVERSE[link.type]} ${row.key}`, new: null };
-          await recordHistory(tx, other.id, [entry], by, at);
+          await recordHistory(tx, other.id, [linkGone(link.type, row.key)], by, at);
         }
         if (ids.size > 0) {
           await tx.query('UPDATE tickets SET updated_at = $2 WHERE id = ANY($1::int[])', [[...ids], at]);
@@ -371,12 +360,7 @@ export function ticketsPart(access: PgAccess): TicketsPart {
         // Its comments, history and links go with it (ON DELETE CASCADE).
         await tx.query('DELETE FROM tickets WHERE id = $1', [row.id]);
         return {
-          deleted: {
-            key: row.key,
-            title: row.title,
-            children: children.slice(0, NAMED).map((child) => child.key),
-            links: linked.length,
-          },
+          deleted: deletedTicket(row, children, linked.length),
           changed,
         };
       }),

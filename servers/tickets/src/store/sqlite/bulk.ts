@@ -6,10 +6,11 @@ import {
   bulkStatus,
   checkKeysOnce,
 } from '../../domain/bulk.js';
+import { parseLabels } from '../../domain/model.js';
 import { resolvePerson } from '../../domain/people.js';
 import { checkVersion } from '../../domain/tickets.js';
 import { linkTickets } from './links.js';
-import { getTicketRow, parseLabels, type TicketsDb } from './model.js';
+import { getTicketRow, type TicketsDb } from './model.js';
 import { transitionTicket, updateTicket } from './tickets.js';
 
 /**

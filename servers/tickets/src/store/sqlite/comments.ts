@@ -2,7 +2,8 @@ import { recordChanges } from '@shipyard/db';
 import { and, count, desc, eq, lt } from 'drizzle-orm';
 import type { Comment } from '../../domain/comments.js';
 import { checkOwnComment } from '../../domain/comments.js';
-import { getTicketRow, nowIso, type TicketsDb, type Tx, ticketUris } from './model.js';
+import { nowIso, ticketUris } from '../../domain/model.js';
+import { getTicketRow, type TicketsDb, type Tx } from './model.js';
 import { comments, tickets } from './schema.js';
 
 const toComment = (row: typeof comments.$inferSelect): Comment => ({
@@ -80,7 +81,7 @@ function ownComment(tx: Tx, key: string, id: number, user: string | undefined, c
     .where(and(eq(comments.id, id), eq(comments.ticketId, ticket.id)))
     .get();
   checkOwnComment(ticket.key, id, row, user, change);
-  return { ticket, row: row as typeof comments.$inferSelect };
+  return { ticket, row };
 }
 
 /**

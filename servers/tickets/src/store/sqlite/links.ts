@@ -3,26 +3,19 @@ import {
   bothEnds,
   type CanonicalLink,
   canonical,
-  INVERSE,
+  groupLinks,
   LINK_TYPES,
   type LinkType,
   linkCycle,
+  linkEntries,
   noSuchLink,
   type StoredLinkType as StoredType,
   selfLink,
   type TicketLinks,
 } from '../../domain/links.js';
+import { elide, nowIso, OPEN_STATUSES } from '../../domain/model.js';
 import type { LinkResult } from '../rows.js';
-import {
-  elide,
-  nowIso,
-  OPEN_STATUSES,
-  recordHistory,
-  type TicketRow,
-  type TicketsDb,
-  type Tx,
-  ticketArgument,
-} from './model.js';
+import { recordHistory, type TicketRow, type TicketsDb, type Tx, ticketArgument } from './model.js';
 import { links, projects, tickets } from './schema.js';
 
 /** The stored types: blocked_by and duplicated_by are rows of blocks and duplicates read from the target. */
@@ -139,13 +132,8 @@ function recordLinkChange(
   user: string | undefined,
   at: string,
 ) {
-  for (const [ticket, value] of [
-    [from, `${type} ${to.key}`],
-    [to, `${INVERSE[type]} ${from.key}`],
-  ] as const) {
-    const entry = change === 'added' ? { old: null, new: value } : { old: value, new: null };
-    recordHistory(tx, ticket.id, [{ field: 'link', ...entry }], user, at);
-  }
+  for (const [ticket, entry] of linkEntries(from, type, to, change))
+    recordHistory(tx, ticket.id, [entry], user, at);
 }
 
 /**
@@ -264,18 +252,5 @@ export function linksOf(db: Tx, ticketId: number): TicketLinks {
     // (a release's open blockers) are shown.
     .orderBy(sql`${inArray(tickets.status, [...OPEN_STATUSES])} DESC`, asc(projects.key), asc(tickets.number))
     .all();
-  const grouped: TicketLinks = { blocks: [], blocked_by: [], duplicates: [], duplicated_by: [], relates: [] };
-  for (const row of rows) {
-    const outgoing = row.sourceId === ticketId;
-    const direction: LinkType =
-      row.type === 'relates'
-        ? 'relates'
-        : outgoing
-          ? row.type
-          : row.type === 'blocks'
-            ? 'blocked_by'
-            : 'duplicated_by';
-    grouped[direction].push({ key: row.key, title: row.title, status: row.status });
-  }
-  return grouped;
+  return groupLinks(rows, (row) => row.sourceId === ticketId);
 }

@@ -19,12 +19,9 @@ import {
   projectOfKey,
   TICKET_KEY,
   type Ticket,
-  toSummary,
+  toTicket as ticketOf,
 } from '../../domain/model.js';
 import { history, projects, type schema, tickets } from './schema.js';
-
-// The rules are the domain's; the modules here import them with the rows from one place.
-export * from '../../domain/model.js';
 
 /** The server's drizzle database (`$client` is its better-sqlite3 connection). */
 export type TicketsDb = ShipyardDatabase<typeof schema>['db'];
@@ -52,21 +49,8 @@ export function keyOfId(db: Tx, id: number): string | null {
   return db.select({ key: tickets.key }).from(tickets).where(eq(tickets.id, id)).get()?.key ?? null;
 }
 
-export function toTicket(db: Tx, row: TicketRow): Ticket {
-  const parent = row.parentId ? keyOfId(db, row.parentId) : null;
-  // Object.assign, not a spread, which is slower on Node 20.
-  return Object.assign(toSummary(row), {
-    project: projectOfKey(row.key),
-    description: row.description,
-    reporter: row.reporter,
-    estimate: row.estimate,
-    due_date: row.dueDate,
-    parent,
-    resolution: row.resolution,
-    version: row.version,
-    created_at: row.createdAt,
-  });
-}
+export const toTicket = (db: Tx, row: TicketRow): Ticket =>
+  ticketOf(row, row.parentId ? keyOfId(db, row.parentId) : null);
 
 /** The projects whose name is `text` in any case or spacing (see projectNameKey), in key order. */
 export function projectsNamed(db: Tx, text: string): ProjectRow[] {

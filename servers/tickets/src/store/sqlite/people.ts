@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
+import { OPEN_STATUSES } from '../../domain/model.js';
 import type { PeopleData } from '../../domain/people.js';
-import { OPEN_STATUSES, sqlList, type Tx } from './model.js';
+import { sqlList, type Tx } from './model.js';
 
 /** Every name a ticket or comment has used (the people table), in name order. */
 export const knownNames = (db: Tx): string[] =>

@@ -16,6 +16,7 @@
  * tables with the index's tokenizer (tables of this connection, in memory; the database file is not written).
  */
 import { preparedOnce } from '@shipyard/db';
+import { stemCandidates } from '../../domain/search.js';
 import type { TicketsDb } from './model.js';
 
 /**
@@ -28,20 +29,6 @@ export const FTS_TOKENIZE = `porter ${FOLD_TOKENIZE}`;
 
 /** Endings tried after a prefix for a word that porter stems to exactly the prefix. */
 const EXACT_ENDINGS = ['', 'ing', 'ment', 'ness', 'ed', 'ance', 'ism', 'er', 'able'];
-
-/** Word endings porter removes or rewrites, with their plurals and the compounds its steps cut in turn. */
-const ENDINGS = [
-  ...['', 's', 'es', 'ies', 'ed', 'ing', 'ings', 'ly', 'er', 'ers', 'est', 'ier', 'iest', 'iness', 'y'],
-  ...['ment', 'ments', 'ness', 'ful', 'fully', 'fulness', 'less', 'able', 'ible', 'ably', 'al', 'ally'],
-  ...['ance', 'ence', 'ant', 'ent', 'ency', 'ancy', 'ism', 'ist', 'ists', 'ity', 'ities', 'ive', 'ives'],
-  ...['iveness', 'ize', 'izes', 'ized', 'izing', 'ise', 'ate', 'ates', 'ated', 'ating', 'ation', 'ations'],
-  ...['ational', 'ator', 'ators', 'ization', 'izations', 'alization', 'ous', 'ously', 'ousness', 'ic'],
-  ...['ical', 'ically', 'icity', 'icate', 'ative', 'alize', 'alism', 'ality', 'bility', 'ibility', 'ion'],
-  ...['ions', 'ure'],
-];
-
-/** Shortest stem a prefix is cut to: porter leaves two letters at least (dying: dy). */
-const MIN_STEM = 2;
 
 /** The words (tokens) of each text as a tokenizer makes them, in order. */
 type Tokens = (texts: readonly string[]) => string[][];
@@ -101,16 +88,7 @@ export function prefixTerms(db: TicketsDb, word: string): string[] {
     start = starts.find((text, i) => stems[i] === text) ?? word;
     sent = start;
   }
-  const words = new Set<string>();
-  for (const ending of ENDINGS) {
-    // Cut where the ending may start: the prefix ends with the ending's first `cut` letters.
-    for (let cut = 0; cut < Math.max(1, ending.length); cut++) {
-      if (cut > 0 && !word.endsWith(ending.slice(0, cut))) continue;
-      const base = word.slice(0, word.length - cut);
-      if (base.length >= MIN_STEM) words.add(base + ending);
-    }
-  }
-  const candidates = [...words];
+  const candidates = stemCandidates(word, (base) => base.length);
   const stems = stem(candidates);
   const seen = new Set<string>();
   const terms = [`"${sent}"*`];

@@ -6,17 +6,10 @@ import {
   type Project,
   projectChanges,
   projectExists,
+  toProject,
 } from '../../domain/projects.js';
-import { getProjectRow, type ProjectRow, projectsNamed, type TicketsDb, type Tx } from './model.js';
+import { getProjectRow, projectsNamed, type TicketsDb, type Tx } from './model.js';
 import { projects } from './schema.js';
-
-export const toProject = (row: ProjectRow): Project => ({
-  key: row.key,
-  name: row.name,
-  description: row.description,
-  archived: row.archivedAt !== null,
-  created_at: row.createdAt,
-});
 
 /** Refuse a name another project has (compared as projectsNamed compares), naming it. */
 function checkNameFree(tx: Tx, name: string, self?: string) {

@@ -1,17 +1,16 @@
 import { recordChanges } from '@shipyard/db';
 import { asc, eq, inArray } from 'drizzle-orm';
-import { INVERSE, LINK_TYPES } from '../../domain/links.js';
-import { checkRemovable, type DeletedTicket, NAMED } from '../../domain/removal.js';
-import { linksOf } from './links.js';
+import { nowIso, ticketUris } from '../../domain/model.js';
 import {
-  getTicketRow,
-  labelsUri,
-  nowIso,
-  recordHistory,
-  shownOn,
-  type TicketsDb,
-  ticketUris,
-} from './model.js';
+  checkRemovable,
+  type DeletedTicket,
+  deletedTicket,
+  deleteUris,
+  linkedOf,
+  linkGone,
+} from '../../domain/removal.js';
+import { linksOf } from './links.js';
+import { getTicketRow, recordHistory, shownOn, type TicketsDb } from './model.js';
 import { tickets } from './schema.js';
 
 /**
@@ -34,7 +33,7 @@ export function deleteTicket(
         .orderBy(asc(tickets.projectId), asc(tickets.number))
         .all();
       const grouped = linksOf(tx, row.id);
-      const linked = LINK_TYPES.flatMap((type) => grouped[type].map((ticket) => ({ type, key: ticket.key })));
+      const linked = linkedOf(grouped);
       if (!input.force) {
         checkRemovable(
           row.key,
@@ -43,20 +42,14 @@ export function deleteTicket(
         );
       }
       // Read before the row goes: the pages that show it (parent, linked tickets, projects it blocks).
-      const changed = [
-        ...ticketUris(row.key, { links: true }),
-        'tickets://projects',
-        ...(row.labels !== '[]' ? [labelsUri(row.key)] : []),
-        ...shownOn(tx, row.key, { blocking: true }),
-      ];
+      const changed = deleteUris(row.key, row.labels, shownOn(tx, row.key, { blocking: true }));
       const at = nowIso();
       // Each linked ticket's history says the link went, from its side ("blocked_by SHIP-1").
       const ids = new Set<number>();
       for (const link of linked) {
         const other = getTicketRow(tx, link.key);
         ids.add(other.id);
-        const entry = { field: 'link', old: `${INVERSE[link.type]} ${row.key}`, new: null };
-        recordHistory(tx, other.id, [entry], user, at);
+        recordHistory(tx, other.id, [linkGone(link.type, row.key)], user, at);
       }
       if (ids.size > 0)
         tx.update(tickets)
@@ -76,12 +69,7 @@ export function deleteTicket(
       tx.delete(tickets).where(eq(tickets.id, row.id)).run();
       recordChanges(db, changed);
       return {
-        deleted: {
-          key: row.key,
-          title: row.title,
-          children: children.slice(0, NAMED).map((child) => child.key),
-          links: linked.length,
-        },
+        deleted: deletedTicket(row, children, linked.length),
         changed,
       };
     },

@@ -17,7 +17,9 @@ import {
 } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/sqlite-core';
 import { normaliseKey } from '../../domain/keys.js';
-import { LIMITS } from '../../domain/reports.js';
+import { OPEN_STATUSES, priorityRank } from '../../domain/model.js';
+import { toProject } from '../../domain/projects.js';
+import { completionShares, LIMITS } from '../../domain/reports.js';
 import type {
   HistorySpan,
   ProjectLabelsData,
@@ -32,8 +34,6 @@ import {
   findTicketRow,
   getProjectRow,
   getTicketRow,
-  OPEN_STATUSES,
-  priorityRank,
   sqlList,
   type TicketRow,
   type Tx,
@@ -234,13 +234,7 @@ export function projectStatusData(
     .all();
 
   return {
-    project: {
-      key: project.key,
-      name: project.name,
-      description: project.description,
-      archived: project.archivedAt !== null,
-      created_at: project.createdAt,
-    },
+    project: toProject(project),
     byStatus: Object.fromEntries(byStatus),
     openByPriority: Object.fromEntries(byPriority),
     overdueTotal,
@@ -396,19 +390,7 @@ function projectsFirstKeys(db: Tx, prefix: string, open: SQL | undefined): Compl
     .groupBy(projects.id)
     .orderBy(projects.key)
     .all();
-  const share = new Map<number, number>();
-  if (counts.length > LIMITS.completions) {
-    for (const project of counts.slice(0, LIMITS.completions)) share.set(project.id, 1);
-  } else {
-    let left = LIMITS.completions;
-    counts
-      .toSorted((a, b) => a.n - b.n)
-      .forEach((project, i, bySize) => {
-        const part = Math.min(project.n, Math.floor(left / (bySize.length - i)));
-        share.set(project.id, part);
-        left -= part;
-      });
-  }
+  const share = completionShares(counts);
   const values = counts.flatMap((project) => {
     const part = share.get(project.id) ?? 0;
     if (part === 0) return [];

@@ -12,6 +12,7 @@
 import { type Page, pageWindow, type SortKey, toPage } from '@shipyard/core';
 import { ftsAllOf as allWords, ftsAnyOf, ftsString } from '@shipyard/db';
 import { type SQL, sql } from 'drizzle-orm';
+import { normaliseLabel, OPEN_STATUSES, priorityRank, type Status, TICKET_KEY } from '../../domain/model.js';
 import {
   afterKey,
   checkQueryWords,
@@ -43,19 +44,7 @@ import {
   withTitleStems,
 } from '../../domain/search.js';
 import { indexNewTickets, leftOutNote } from './indexing.js';
-import {
-  findTicketRow,
-  getProjectRow,
-  normaliseLabel,
-  OPEN_STATUSES,
-  priorityRank,
-  type Status,
-  snapshot,
-  sqlList,
-  TICKET_KEY,
-  type TicketsDb,
-  ticketArgument,
-} from './model.js';
+import { findTicketRow, getProjectRow, snapshot, sqlList, type TicketsDb, ticketArgument } from './model.js';
 import { indexWords, prefixTerms } from './prefix.js';
 
 /**

@@ -1,4 +1,5 @@
 import { watchChanges } from '@shipyard/db';
+import { toProject } from '../../domain/projects.js';
 import type { Include } from '../../domain/tickets.js';
 import type {
   BulkChange,
@@ -17,7 +18,7 @@ import { addComment, deleteComment, updateComment } from './comments.js';
 import { linkTickets, unlinkTickets } from './links.js';
 import { getProjectRow, getTicketRow, snapshot, type TicketsDb, toTicket } from './model.js';
 import { knownNames, peopleData } from './people.js';
-import { createProject, toProject, updateProject } from './projects.js';
+import { createProject, updateProject } from './projects.js';
 import { deleteTicket } from './removal.js';
 import {
   completeProjects,

@@ -1,5 +1,6 @@
 import { preparedOnce } from '@shipyard/db';
 import { count, desc, eq, sql } from 'drizzle-orm';
+import { normaliseLabels, nowIso, parseLabels, priorityRank, type Ticket } from '../../domain/model.js';
 import {
   COMMENTS_SHOWN,
   checkVersion,
@@ -28,14 +29,9 @@ import {
   getProjectRow,
   getTicketRow,
   keyOfId,
-  normaliseLabels,
-  nowIso,
-  parseLabels,
-  priorityRank,
   projectNotFound,
   recordHistory,
   shownOn,
-  type Ticket,
   type TicketRow,
   type TicketsDb,
   type Tx,

@@ -1,4 +1,5 @@
-import { labelsUri, opensOrCloses, shownOn, type TicketsDb, ticketUris } from './model.js';
+import { labelsUri, opensOrCloses, ticketUris } from '../../domain/model.js';
+import { shownOn, type TicketsDb } from './model.js';
 
 /** How often a watching server looks for changes that other processes made to the same database. */
 export const WATCH_INTERVAL_MS = 1_000;

@@ -60,7 +60,14 @@ const DUE = sql.raw(DUE_SQL);
 const OPEN = sql`tickets.status IN (${sqlList(OPEN_STATUSES)})`;
 
 /** A search row: the summary's columns, the sort key's, and those of the extra fields asked for. */
-type Row = SearchRow & { _id: number; _created: string; _rank: number; _due: string; _score?: number };
+type Row = SearchRow & {
+  _id: number;
+  _created: string;
+  _rank: number;
+  _due: string;
+  _score?: number;
+  _total: number;
+};
 
 const SUMMARY_COLUMNS = sql.raw(
   'tickets.key AS key, tickets.title AS title, tickets.type AS type, tickets.status AS status, ' +
@@ -206,6 +213,8 @@ async function searchTickets(
   // One row more than the page, to know whether another page follows. Without a key (a cursor from before
   // keyset paging) the page is at an offset.
   const page = sql`LIMIT ${window.limit + 1}::int OFFSET ${after ? 0 : window.offset}::int`;
+  // A first page counts the matches in the pass that reads its rows, rather than in a second scan.
+  const counted = firstPage ? sql`count(*) OVER ()::int AS _total` : sql`0 AS _total`;
   let rows: Row[];
   if (sort === 'relevance' && match) {
     const score = sql`${rankOf(sql`tickets.search`, match)}::float8`;
@@ -219,7 +228,7 @@ async function searchTickets(
       : [];
     rows = await rowsOf<Row>(
       q,
-      sql`SELECT ${select}, ${score} AS _score FROM tickets${where([...conds, ...past])}
+      sql`SELECT ${select}, ${score} AS _score, ${counted} FROM tickets${where([...conds, ...past])}
           ORDER BY _score DESC, tickets.id DESC ${page}`,
     );
   } else {
@@ -227,12 +236,13 @@ async function searchTickets(
     const past = after ? [keyset.after(after)] : [];
     rows = await rowsOf<Row>(
       q,
-      sql`SELECT ${select} FROM tickets${where([...conds, ...past])}
+      sql`SELECT ${select}, ${counted} FROM tickets${where([...conds, ...past])}
           ORDER BY ${ORDER[sort as Exclude<Sort, 'relevance'>]} ${page}`,
     );
   }
-  const total =
-    (await rowOf<{ n: number }>(q, sql`SELECT count(*)::int AS n FROM tickets${where(conds)}`))?.n ?? 0;
+  const total = firstPage
+    ? (rows[0]?._total ?? 0)
+    : ((await rowOf<{ n: number }>(q, sql`SELECT count(*)::int AS n FROM tickets${where(conds)}`))?.n ?? 0);
 
   const items = pageItems(rows, window.limit, fields);
   const more = rows.length > items.length;

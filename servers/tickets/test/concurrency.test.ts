@@ -9,13 +9,11 @@ import { createTicketsServer } from '../src/server.js';
 import { openTicketsDatabase } from '../src/store/sqlite/open.js';
 import { schema } from '../src/store/sqlite/schema.js';
 import { REPORT_CHUNK, watchOtherProcesses } from '../src/store/sqlite/watch.js';
-import { bin, binArgs, migrations, onPostgres, storeOn, untilWatching } from './helpers.js';
+import { bin, binArgs, createFromEach, migrations, onPostgres, storeOn, untilWatching } from './helpers.js';
 
 // Needs the built bin: `pnpm --filter @shipyard/tickets build` (the package's test script builds first).
 
 const PER_PROCESS = 500;
-/** Calls in flight per process, so the two processes' transactions really interleave. */
-const IN_FLIGHT = 4;
 
 let dataDir: string;
 beforeAll(() => {
@@ -42,24 +40,7 @@ it.skipIf(onPostgres)(
       ['one', 'two'].map((user) => spawnServer(bin, [...args, '--user', user], { stderr })),
     );
     try {
-      const created = await Promise.all(
-        workers.map(async (worker, w) => {
-          const keys: string[] = [];
-          let next = 0;
-          const lane = async () => {
-            while (next < PER_PROCESS) {
-              const i = next++;
-              const ticket = await callOk<{ key: string }>(worker, 'create_ticket', {
-                project: 'SHIP',
-                title: `Worker ${w} ticket ${i}`,
-              });
-              keys.push(ticket.key);
-            }
-          };
-          await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
-          return keys;
-        }),
-      );
+      const created = await createFromEach(workers, PER_PROCESS);
       for (const keys of created) expect(keys).toHaveLength(PER_PROCESS);
       const returned = created.flat().sort();
       expect(new Set(returned).size).toBe(2 * PER_PROCESS);

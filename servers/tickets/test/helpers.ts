@@ -129,3 +129,31 @@ export async function untilWatching(
   for (const uri of rest) await client.subscribeResource({ uri });
   updates.length = 0;
 }
+
+/**
+ * Creates `perProcess` tickets in SHIP through each client, 4 calls in flight per client so the processes'
+ * transactions really interleave; returns each client's keys in the order they were answered.
+ */
+export async function createFromEach(
+  clients: readonly Parameters<typeof callOk>[0][],
+  perProcess: number,
+): Promise<string[][]> {
+  return Promise.all(
+    clients.map(async (client, w) => {
+      const keys: string[] = [];
+      let next = 0;
+      const lane = async () => {
+        while (next < perProcess) {
+          const i = next++;
+          const ticket = await callOk<{ key: string }>(client, 'create_ticket', {
+            project: 'SHIP',
+            title: `Worker ${w} ticket ${i}`,
+          });
+          keys.push(ticket.key);
+        }
+      };
+      await Promise.all(Array.from({ length: 4 }, lane));
+      return keys;
+    }),
+  );
+}

@@ -3,15 +3,13 @@ import { callOk, spawnServer } from '@shipyard/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TicketsStore } from '../src/store/types.js';
-import { bin, binArgs, databaseUrlFor, onPostgres, openStore } from './helpers.js';
+import { bin, binArgs, createFromEach, databaseUrlFor, onPostgres, openStore } from './helpers.js';
 
 // The PostgreSQL twins of concurrency.test.ts: several processes or pools on one database.
 // Needs the built bin: `pnpm --filter @shipyard/tickets build` (the package's test script builds first).
 
 const PROCESSES = 4;
 const PER_PROCESS = 500;
-/** Calls in flight per process, so the processes' transactions really interleave. */
-const IN_FLIGHT = 4;
 
 /** A connection of its own to the database standing for `dataDir`, on the tickets schema. */
 async function connectTo(dataDir: string): Promise<pg.Client> {
@@ -40,24 +38,7 @@ describe.runIf(onPostgres)('tickets on one PostgreSQL database from several proc
       users.map((user) => spawnServer(bin, [...args, '--user', user], { stderr })),
     );
     try {
-      const created = await Promise.all(
-        workers.map(async (worker, w) => {
-          const keys: string[] = [];
-          let next = 0;
-          const lane = async () => {
-            while (next < PER_PROCESS) {
-              const i = next++;
-              const ticket = await callOk<{ key: string }>(worker, 'create_ticket', {
-                project: 'SHIP',
-                title: `Worker ${w} ticket ${i}`,
-              });
-              keys.push(ticket.key);
-            }
-          };
-          await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
-          return keys;
-        }),
-      );
+      const created = await createFromEach(workers, PER_PROCESS);
       for (const keys of created) expect(keys).toHaveLength(PER_PROCESS);
       const returned = created.flat();
       expect(new Set(returned).size).toBe(PROCESSES * PER_PROCESS);
